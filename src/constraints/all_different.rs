@@ -1,0 +1,309 @@
+//! All-different with offsets: the values `x[i] + c[i]` are pairwise different.
+//!
+//! Each run works on the group's *value space*: variable `i`'s bitset shifted by `shift[i]`
+//! so that one bit position means the same value `x[i] + c[i]` for every variable. When the
+//! whole space fits one machine word (Sudoku, N-Queens up to 32) every step below is a few
+//! bit operations per variable; otherwise the same steps run over several words.
+//!
+//! The rules, repeated until nothing changes:
+//! 1. *Fixed values*: a value taken by a fixed variable leaves every other variable; two
+//!    fixed variables on one value fail.
+//! 2. *Pigeonhole*: fewer free values than unfixed variables fail.
+//! 3. *Hidden single*: when the unfixed variables have exactly as many free values as there
+//!    are of them, every free value must be used, so a value with a single place left is
+//!    fixed there (and a variable holding two such values fails). With more values than
+//!    variables some values stay unused and the rule would be unsound, so it is skipped.
+
+use crate::propagate::{Conflict, Engine};
+use crate::store::Store;
+
+/// A compiled all-different group.
+#[derive(Clone, Debug)]
+pub(crate) struct AllDifferent {
+    vars: Vec<usize>,
+    /// Bit offset of each variable's bit 0 in the group's value space.
+    shifts: Vec<u32>,
+    /// Words of the value space; 1 selects the one-word fast path.
+    group_words: usize,
+}
+
+impl AllDifferent {
+    /// Lays out the value space for `vars[i] + offsets[i]` (validated by the model).
+    pub(crate) fn new(store: &Store, vars: &[crate::model::VarId], offsets: &[i32]) -> Self {
+        let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
+        let bases: Vec<i64> = vars
+            .iter()
+            .zip(offsets)
+            .map(|(&v, &c)| i64::from(store.layout(v).base) + i64::from(c))
+            .collect();
+        let low = bases.iter().copied().min().unwrap_or(0);
+        let shifts: Vec<u32> = bases.iter().map(|&b| (b - low) as u32).collect();
+        let narrow = vars.iter().zip(&shifts).all(|(&v, &s)| {
+            let w = store.words(v);
+            w.len() == 1 && u64::from(s) + u64::from(highest_bit(w[0])) < 64
+        });
+        let group_words = if narrow {
+            1
+        } else {
+            vars.iter()
+                .zip(&shifts)
+                .map(|(&v, &s)| (s as usize + 64 * store.words(v).len()).div_ceil(64))
+                .max()
+                .unwrap_or(1)
+        };
+        AllDifferent {
+            vars,
+            shifts,
+            group_words,
+        }
+    }
+
+    pub(crate) fn vars(&self) -> &[usize] {
+        &self.vars
+    }
+
+    /// Working memory: one value-space bitset per variable, plus three accumulators.
+    pub(crate) fn scratch_words(&self) -> usize {
+        (self.vars.len() + 3) * self.group_words
+    }
+
+    pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
+        let mut scratch = std::mem::take(&mut e.scratch);
+        let result = if self.group_words == 1 {
+            self.propagate_narrow(e, &mut scratch)
+        } else {
+            self.propagate_wide(e, &mut scratch)
+        };
+        e.scratch = scratch;
+        result
+    }
+
+    fn propagate_narrow(&self, e: &mut Engine, masks: &mut [u64]) -> Result<(), Conflict> {
+        let n = self.vars.len();
+        let masks = &mut masks[..n];
+        for (i, m) in masks.iter_mut().enumerate() {
+            *m = e.store.first_word(self.vars[i]) << self.shifts[i];
+        }
+        loop {
+            // Rule 1: fixed values.
+            let mut fixed = 0u64;
+            for &m in masks.iter() {
+                if is_single(m) {
+                    if fixed & m != 0 {
+                        return Err(Conflict);
+                    }
+                    fixed |= m;
+                }
+            }
+            let mut newly_fixed = false;
+            let mut once = 0u64;
+            let mut twice = 0u64;
+            let mut unfixed = 0u32;
+            for (i, slot) in masks.iter_mut().enumerate() {
+                let m = *slot;
+                if is_single(m) {
+                    continue;
+                }
+                let kept = m & !fixed;
+                if kept != m {
+                    self.write_narrow(e, i, kept)?;
+                    *slot = kept;
+                    if is_single(kept) {
+                        newly_fixed = true;
+                        continue;
+                    }
+                }
+                twice |= once & kept;
+                once |= kept;
+                unfixed += 1;
+            }
+            if newly_fixed {
+                continue;
+            }
+            // Rule 2: pigeonhole.
+            let free = once.count_ones();
+            if free < unfixed {
+                return Err(Conflict);
+            }
+            // Rule 3: hidden singles, sound only when every free value must be used.
+            let hidden = once & !twice;
+            if free != unfixed || hidden == 0 {
+                return Ok(());
+            }
+            for (i, slot) in masks.iter_mut().enumerate() {
+                let m = *slot;
+                let h = m & hidden;
+                if h == 0 || is_single(m) {
+                    continue;
+                }
+                if !is_single(h) {
+                    return Err(Conflict);
+                }
+                self.write_narrow(e, i, h)?;
+                *slot = h;
+            }
+        }
+    }
+
+    #[inline]
+    fn write_narrow(&self, e: &mut Engine, i: usize, mask: u64) -> Result<(), Conflict> {
+        e.set_narrow(self.vars[i], mask >> self.shifts[i])
+    }
+
+    fn propagate_wide(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        let w = self.group_words;
+        let n = self.vars.len();
+        let (masks, acc) = scratch[..(n + 3) * w].split_at_mut(n * w);
+        let (fixed, acc) = acc.split_at_mut(w);
+        let (once, twice) = acc.split_at_mut(w);
+        for i in 0..n {
+            load_shifted(
+                e.store.words(self.vars[i]),
+                self.shifts[i] as usize,
+                &mut masks[i * w..(i + 1) * w],
+            );
+        }
+        loop {
+            fixed.fill(0);
+            for m in masks.chunks_exact(w) {
+                if count(m) == 1 {
+                    if intersects(fixed, m) {
+                        return Err(Conflict);
+                    }
+                    or_into(fixed, m);
+                }
+            }
+            let mut newly_fixed = false;
+            once.fill(0);
+            twice.fill(0);
+            let mut unfixed = 0u32;
+            for i in 0..n {
+                let m = &mut masks[i * w..(i + 1) * w];
+                if count(m) == 1 {
+                    continue;
+                }
+                if intersects(m, fixed) {
+                    m.iter_mut().zip(fixed.iter()).for_each(|(a, f)| *a &= !f);
+                    self.write_wide(e, i, m)?;
+                    if count(m) == 1 {
+                        newly_fixed = true;
+                        continue;
+                    }
+                }
+                for k in 0..w {
+                    twice[k] |= once[k] & m[k];
+                    once[k] |= m[k];
+                }
+                unfixed += 1;
+            }
+            if newly_fixed {
+                continue;
+            }
+            let free = count(once);
+            if free < unfixed {
+                return Err(Conflict);
+            }
+            // `once` becomes the hidden values: free values with one place only.
+            once.iter_mut()
+                .zip(twice.iter())
+                .for_each(|(o, t)| *o &= !t);
+            if free != unfixed || count(once) == 0 {
+                return Ok(());
+            }
+            for i in 0..n {
+                let m = &mut masks[i * w..(i + 1) * w];
+                let places = m.iter().zip(once.iter()).map(|(a, h)| (a & h).count_ones());
+                let hits: u32 = places.sum();
+                if hits == 0 || count(m) == 1 {
+                    continue;
+                }
+                if hits > 1 {
+                    return Err(Conflict);
+                }
+                m.iter_mut().zip(once.iter()).for_each(|(a, h)| *a &= h);
+                self.write_wide(e, i, m)?;
+            }
+        }
+    }
+
+    fn write_wide(&self, e: &mut Engine, i: usize, mask: &[u64]) -> Result<(), Conflict> {
+        let var = self.vars[i];
+        let len = e.store.layout(var).len as usize;
+        let mut changed = false;
+        for k in 0..len {
+            let keep = extract_shifted(mask, self.shifts[i] as usize, k);
+            changed |= e.narrow_word_quietly(var, k, keep);
+        }
+        if changed {
+            e.changed(var)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[inline]
+fn is_single(m: u64) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
+
+fn highest_bit(w: u64) -> u32 {
+    63u32.saturating_sub(w.leading_zeros())
+}
+
+fn count(m: &[u64]) -> u32 {
+    m.iter().map(|w| w.count_ones()).sum()
+}
+
+fn intersects(a: &[u64], b: &[u64]) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
+}
+
+fn or_into(acc: &mut [u64], m: &[u64]) {
+    acc.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
+}
+
+/// Writes `src` shifted left by `shift` bits into `dst` (cleared first).
+fn load_shifted(src: &[u64], shift: usize, dst: &mut [u64]) {
+    dst.fill(0);
+    let (q, r) = (shift / 64, shift % 64);
+    for (k, &word) in src.iter().enumerate() {
+        if let Some(d) = dst.get_mut(k + q) {
+            *d |= word << r;
+        }
+        if r != 0 {
+            if let Some(d) = dst.get_mut(k + q + 1) {
+                *d |= word >> (64 - r);
+            }
+        }
+    }
+}
+
+/// Word `k` of `src` shifted right by `shift` bits: the inverse of [`load_shifted`].
+fn extract_shifted(src: &[u64], shift: usize, k: usize) -> u64 {
+    let (q, r) = (shift / 64, shift % 64);
+    let low = src.get(k + q).copied().unwrap_or(0) >> r;
+    let high = if r == 0 {
+        0
+    } else {
+        src.get(k + q + 1).copied().unwrap_or(0) << (64 - r)
+    };
+    low | high
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shifting_round_trips_across_word_boundaries() {
+        let src = [0x8000_0000_0000_0001u64, 0b101];
+        for shift in [0, 1, 63, 64, 65, 130] {
+            let mut dst = vec![0; 5];
+            load_shifted(&src, shift, &mut dst);
+            assert_eq!(count(&dst), 4);
+            assert_eq!(extract_shifted(&dst, shift, 0), src[0], "shift {shift}");
+            assert_eq!(extract_shifted(&dst, shift, 1), src[1], "shift {shift}");
+        }
+    }
+}

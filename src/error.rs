@@ -1,0 +1,56 @@
+//! Errors of the core: a model that cannot be built as asked.
+
+use crate::model::VarId;
+
+/// Why a variable or constraint could not be added to a [`Model`](crate::Model).
+///
+/// Every constraint method validates its arguments and returns one of these instead of
+/// panicking, so that a model built from user input can never crash the solver.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ModelError {
+    /// A variable was given no values at all.
+    #[error("empty domain: a variable needs at least one value")]
+    EmptyDomain,
+    /// A domain spans more values than a bitset domain may hold.
+    #[error("domain spans {span} values, more than the maximum of {max}")]
+    DomainTooLarge {
+        /// Largest value minus smallest value, plus one.
+        span: u64,
+        /// The limit, [`MAX_DOMAIN_SPAN`](crate::domain::MAX_DOMAIN_SPAN).
+        max: u64,
+    },
+    /// A variable that does not belong to this model.
+    #[error("unknown variable {var}: the model has {count} variables")]
+    UnknownVariable {
+        /// The offending variable.
+        var: VarId,
+        /// How many variables the model has.
+        count: usize,
+    },
+    /// The same variable appears twice where distinct variables are required.
+    #[error("variable {var} appears twice (positions {first} and {second})")]
+    DuplicateVariable {
+        /// The repeated variable.
+        var: VarId,
+        /// Position of its first occurrence.
+        first: usize,
+        /// Position of its second occurrence.
+        second: usize,
+    },
+    /// An offsets list whose length differs from the variables list.
+    #[error("{offsets} offsets given for {vars} variables")]
+    OffsetsLengthMismatch {
+        /// Number of variables.
+        vars: usize,
+        /// Number of offsets.
+        offsets: usize,
+    },
+    /// The values `x + c` of an all-different group spread over too wide a range.
+    #[error("all-different values span {span} integers, more than the maximum of {max}")]
+    GroupSpanTooLarge {
+        /// Largest shifted value minus the smallest, plus one.
+        span: u64,
+        /// The limit.
+        max: u64,
+    },
+}

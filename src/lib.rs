@@ -1,0 +1,47 @@
+//! # bitcsp
+//!
+//! A small constraint-satisfaction engine: integer variables with bitset domains,
+//! all-different (with offsets) and not-equal constraints, propagation to a fixed point, and
+//! depth-first search with MRV branching and trail-based undo.
+//!
+//! ```
+//! use bitcsp::{Model, Solver, SolveResult};
+//!
+//! // SEND + MORE would need sums; here is a smaller puzzle: three different digits
+//! // with a != b + 2 and c fixed.
+//! let mut model = Model::new();
+//! let [a, b, c] = [0; 3].map(|_| model.new_var(1..=3).expect("non-empty range"));
+//! model.all_different(&[a, b, c])?;
+//! model.not_equal_offset(a, b, 2)?;
+//! model.fix(c, 2)?;
+//! let mut solver = Solver::new(&model);
+//! match solver.solve() {
+//!     SolveResult::Solution(s) => assert_eq!((s.value(a), s.value(b), s.value(c)), (1, 3, 2)),
+//!     other => panic!("expected a solution, got {other:?}"),
+//! }
+//! assert_eq!(solver.count(None).count, 1);
+//! # Ok::<(), bitcsp::ModelError>(())
+//! ```
+//!
+//! The layers, from the bottom: [`Domain`] and the flat store of bitset words with its trail;
+//! the propagators in `constraints/` woken through a queue; the [`Solver`] in `search/`; and on
+//! top, thin models that only build constraints. See `docs/ARCHITECTURE.md`.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod constraints;
+pub mod domain;
+mod error;
+mod model;
+mod propagate;
+mod search;
+mod store;
+mod trail;
+
+pub use domain::Domain;
+pub use error::ModelError;
+pub use model::{Model, VarId};
+pub use search::{
+    Count, CountStatus, Solution, Solutions, SolveResult, Solver, Statistics, StopReason,
+    ValueOrder, VariableOrder,
+};

@@ -1,0 +1,337 @@
+//! Variables and posted constraints. All argument validation lives here, so a model that
+//! was built without error can always be solved without panicking.
+
+use std::fmt;
+use std::ops::RangeInclusive;
+
+use crate::domain::{Domain, MAX_DOMAIN_SPAN};
+use crate::error::ModelError;
+
+/// A handle to a variable of one [`Model`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(u32);
+
+impl VarId {
+    /// The position of the variable in its model, in creation order.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for VarId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "x{}", self.0)
+    }
+}
+
+/// A constraint as the user posted it; the solver compiles these into propagators.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Posted {
+    /// `vars[i] + offsets[i]` pairwise different.
+    AllDifferent { vars: Vec<VarId>, offsets: Vec<i32> },
+    /// `x != y + offset`.
+    NotEqual { x: VarId, y: VarId, offset: i32 },
+}
+
+/// A constraint-satisfaction problem: integer variables with finite domains, and constraints.
+///
+/// ```
+/// use bitcsp::{Model, Solver, SolveResult};
+/// let mut model = Model::new();
+/// let x = model.new_var(1..=3)?;
+/// let y = model.new_var(1..=3)?;
+/// let z = model.new_var(1..=3)?;
+/// model.all_different(&[x, y, z])?;
+/// model.not_equal_offset(y, x, 1)?; // y != x + 1
+/// model.fix(x, 1)?;
+/// let SolveResult::Solution(s) = Solver::new(&model).solve() else { panic!("no solution") };
+/// assert_eq!((s.value(x), s.value(y), s.value(z)), (1, 3, 2));
+/// # Ok::<(), bitcsp::ModelError>(())
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    domains: Vec<Domain>,
+    posted: Vec<Posted>,
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a variable taking any value of `range`.
+    ///
+    /// # Errors
+    /// [`ModelError::EmptyDomain`] for an empty range, [`ModelError::DomainTooLarge`] for one
+    /// wider than [`MAX_DOMAIN_SPAN`].
+    pub fn new_var(&mut self, range: RangeInclusive<i32>) -> Result<VarId, ModelError> {
+        self.new_var_with_domain(Domain::range(range)?)
+    }
+
+    /// Adds a variable taking one of `values`.
+    ///
+    /// # Errors
+    /// As [`Domain::from_values`].
+    pub fn new_var_from_values(&mut self, values: &[i32]) -> Result<VarId, ModelError> {
+        self.new_var_with_domain(Domain::from_values(values)?)
+    }
+
+    /// Adds a variable with the given domain.
+    ///
+    /// # Errors
+    /// [`ModelError::EmptyDomain`] when `domain` is empty.
+    pub fn new_var_with_domain(&mut self, domain: Domain) -> Result<VarId, ModelError> {
+        if domain.is_empty() {
+            return Err(ModelError::EmptyDomain);
+        }
+        let id = VarId(self.domains.len() as u32);
+        self.domains.push(domain);
+        Ok(id)
+    }
+
+    /// Adds `count` variables over the same range.
+    ///
+    /// # Errors
+    /// As [`Model::new_var`].
+    pub fn new_vars(
+        &mut self,
+        count: usize,
+        range: RangeInclusive<i32>,
+    ) -> Result<Vec<VarId>, ModelError> {
+        let domain = Domain::range(range)?;
+        (0..count)
+            .map(|_| self.new_var_with_domain(domain.clone()))
+            .collect()
+    }
+
+    /// Requires the variables to take pairwise different values.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`], or
+    /// [`ModelError::GroupSpanTooLarge`].
+    pub fn all_different(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
+        self.all_different_offset(vars, &vec![0; vars.len()])
+    }
+
+    /// Requires the values `vars[i] + offsets[i]` to be pairwise different (N-Queens
+    /// diagonals are `all_different_offset(&rows, &[0, 1, 2, ...])`).
+    ///
+    /// # Errors
+    /// [`ModelError::OffsetsLengthMismatch`] when the two slices differ in length,
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`], or
+    /// [`ModelError::GroupSpanTooLarge`] when the shifted values spread over more than
+    /// [`MAX_DOMAIN_SPAN`] integers.
+    pub fn all_different_offset(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[i32],
+    ) -> Result<(), ModelError> {
+        if vars.len() != offsets.len() {
+            return Err(ModelError::OffsetsLengthMismatch {
+                vars: vars.len(),
+                offsets: offsets.len(),
+            });
+        }
+        for &v in vars {
+            self.check_var(v)?;
+        }
+        check_distinct(vars)?;
+        self.check_group_span(vars, offsets)?;
+        self.posted.push(Posted::AllDifferent {
+            vars: vars.to_vec(),
+            offsets: offsets.to_vec(),
+        });
+        Ok(())
+    }
+
+    /// Requires `x != y`.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], or [`ModelError::DuplicateVariable`] when `x == y`.
+    pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<(), ModelError> {
+        self.not_equal_offset(x, y, 0)
+    }
+
+    /// Requires `x != y + offset`.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], or [`ModelError::DuplicateVariable`] when `x == y`.
+    pub fn not_equal_offset(&mut self, x: VarId, y: VarId, offset: i32) -> Result<(), ModelError> {
+        self.check_var(x)?;
+        self.check_var(y)?;
+        check_distinct(&[x, y])?;
+        self.posted.push(Posted::NotEqual { x, y, offset });
+        Ok(())
+    }
+
+    /// Fixes `var` to `value` (a given of a puzzle). Fixing to a value outside the domain
+    /// leaves the domain empty: the model is then unsatisfiable, which the solver reports.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`].
+    pub fn fix(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.check_var(var)?;
+        self.domains[var.index()].restrict_to(value);
+        Ok(())
+    }
+
+    /// Removes `value` from the domain of `var` (nothing happens when it is not there).
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`].
+    pub fn remove_value(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
+        self.check_var(var)?;
+        self.domains[var.index()].remove(value);
+        Ok(())
+    }
+
+    /// The current domain of `var`, or `None` for a variable of another model.
+    pub fn domain(&self, var: VarId) -> Option<&Domain> {
+        self.domains.get(var.index())
+    }
+
+    /// The number of variables.
+    pub fn num_vars(&self) -> usize {
+        self.domains.len()
+    }
+
+    /// The number of posted constraints.
+    pub fn num_constraints(&self) -> usize {
+        self.posted.len()
+    }
+
+    /// All variables, in creation order.
+    pub fn vars(&self) -> impl Iterator<Item = VarId> + '_ {
+        (0..self.domains.len() as u32).map(VarId)
+    }
+
+    pub(crate) fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    pub(crate) fn posted(&self) -> &[Posted] {
+        &self.posted
+    }
+
+    fn check_var(&self, var: VarId) -> Result<(), ModelError> {
+        if var.index() < self.domains.len() {
+            Ok(())
+        } else {
+            Err(ModelError::UnknownVariable {
+                var,
+                count: self.domains.len(),
+            })
+        }
+    }
+
+    fn check_group_span(&self, vars: &[VarId], offsets: &[i32]) -> Result<(), ModelError> {
+        let mut lo = i64::MAX;
+        let mut hi = i64::MIN;
+        for (&v, &c) in vars.iter().zip(offsets) {
+            let d = &self.domains[v.index()];
+            let base = i64::from(d.base()) + i64::from(c);
+            lo = lo.min(base);
+            hi = hi.max(base + 64 * d.words().len() as i64 - 1);
+        }
+        let span = (hi - lo + 1).max(0) as u64;
+        if span > 2 * MAX_DOMAIN_SPAN {
+            return Err(ModelError::GroupSpanTooLarge {
+                span,
+                max: 2 * MAX_DOMAIN_SPAN,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn check_distinct(vars: &[VarId]) -> Result<(), ModelError> {
+    let mut seen: Vec<(VarId, usize)> = vars.iter().copied().zip(0..).collect();
+    seen.sort_unstable();
+    for pair in seen.windows(2) {
+        if pair[0].0 == pair[1].0 {
+            return Err(ModelError::DuplicateVariable {
+                var: pair[0].0,
+                first: pair[0].1,
+                second: pair[1].1,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn foreign_variable_is_rejected() {
+        let mut small = Model::new();
+        let mut big = Model::new();
+        big.new_vars(5, 0..=1).unwrap();
+        let foreign = big.vars().last().unwrap();
+        small.new_var(0..=1).unwrap();
+        assert_eq!(
+            small.fix(foreign, 0),
+            Err(ModelError::UnknownVariable {
+                var: foreign,
+                count: 1
+            })
+        );
+    }
+
+    #[test]
+    fn repeated_variable_in_all_different_names_both_positions() {
+        let mut m = Model::new();
+        let v = m.new_vars(3, 0..=5).unwrap();
+        assert_eq!(
+            m.all_different(&[v[0], v[1], v[2], v[1]]),
+            Err(ModelError::DuplicateVariable {
+                var: v[1],
+                first: 1,
+                second: 3
+            })
+        );
+    }
+
+    #[test]
+    fn offsets_of_wrong_length_are_rejected() {
+        let mut m = Model::new();
+        let v = m.new_vars(3, 0..=5).unwrap();
+        assert_eq!(
+            m.all_different_offset(&v, &[0, 1]),
+            Err(ModelError::OffsetsLengthMismatch {
+                vars: 3,
+                offsets: 2
+            })
+        );
+    }
+
+    #[test]
+    fn not_equal_to_itself_is_rejected() {
+        let mut m = Model::new();
+        let x = m.new_var(0..=5).unwrap();
+        assert!(matches!(
+            m.not_equal(x, x),
+            Err(ModelError::DuplicateVariable { .. })
+        ));
+    }
+
+    #[test]
+    fn offsets_spreading_values_too_far_are_rejected() {
+        let mut m = Model::new();
+        let v = m.new_vars(2, 0..=5).unwrap();
+        assert!(matches!(
+            m.all_different_offset(&v, &[i32::MIN, i32::MAX]),
+            Err(ModelError::GroupSpanTooLarge { .. })
+        ));
+    }
+
+    #[test]
+    fn empty_domain_variable_is_rejected() {
+        let mut m = Model::new();
+        let mut d = Domain::range(1..=1).unwrap();
+        d.remove(1);
+        assert_eq!(m.new_var_with_domain(d), Err(ModelError::EmptyDomain));
+    }
+}

@@ -1,0 +1,269 @@
+//! Propagation to a fixed point: the queue of constraints to run, the watch lists that wake
+//! them, and [`Engine`], the state every propagator reads and narrows.
+//!
+//! A constraint sits in the queue at most once. It is woken by the domain changes of its
+//! variables: "any change" watchers (all-different, whose hidden-single rule looks at every
+//! value) and "fixed" watchers (not-equal, which can only act on a fixed variable). Every
+//! propagator here reaches its own fixed point in one run, so the change it makes does not
+//! wake itself again.
+
+use crate::constraints::Constraint;
+use crate::store::Store;
+
+/// A domain became empty: the current search node has no solution.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Conflict;
+
+/// What a constraint must hear about a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Event {
+    /// Any removal of a value.
+    Change,
+    /// Only the variable becoming fixed.
+    Fix,
+}
+
+const NO_CONSTRAINT: u32 = u32::MAX;
+
+/// FIFO of constraint indices; each constraint at most once, so a ring of one slot per
+/// constraint never overflows and never allocates during search.
+#[derive(Clone, Debug)]
+struct Queue {
+    ring: Vec<u32>,
+    head: usize,
+    len: usize,
+    queued: Vec<bool>,
+}
+
+impl Queue {
+    fn new(constraints: usize) -> Self {
+        Queue {
+            ring: vec![0; constraints.max(1)],
+            head: 0,
+            len: 0,
+            queued: vec![false; constraints],
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, c: u32) {
+        if !self.queued[c as usize] {
+            self.queued[c as usize] = true;
+            let tail = (self.head + self.len) % self.ring.len();
+            self.ring[tail] = c;
+            self.len += 1;
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        if self.len == 0 {
+            return None;
+        }
+        let c = self.ring[self.head];
+        self.head = (self.head + 1) % self.ring.len();
+        self.len -= 1;
+        self.queued[c as usize] = false;
+        Some(c)
+    }
+
+    fn clear(&mut self) {
+        while self.pop().is_some() {}
+        self.head = 0;
+    }
+}
+
+/// For each variable, the constraints to wake on a change and on a fix (compressed rows).
+#[derive(Clone, Debug)]
+struct Watchers {
+    change_start: Vec<u32>,
+    change: Vec<u32>,
+    fix_start: Vec<u32>,
+    fix: Vec<u32>,
+}
+
+impl Watchers {
+    fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
+        let mut change: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+        let mut fix: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+        for (c, constraint) in constraints.iter().enumerate() {
+            let lists = match constraint.event() {
+                Event::Change => &mut change,
+                Event::Fix => &mut fix,
+            };
+            for v in constraint.vars() {
+                lists[v].push(c as u32);
+            }
+        }
+        let (change_start, change) = compress(change);
+        let (fix_start, fix) = compress(fix);
+        Watchers {
+            change_start,
+            change,
+            fix_start,
+            fix,
+        }
+    }
+}
+
+fn compress(rows: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
+    let mut start = Vec::with_capacity(rows.len() + 1);
+    let mut flat = Vec::new();
+    start.push(0);
+    for row in rows {
+        flat.extend(row);
+        start.push(flat.len() as u32);
+    }
+    (start, flat)
+}
+
+/// The search state seen by propagators: domains plus the machinery that reacts to their
+/// changes. Domain-narrowing methods return `Err(Conflict)` when a domain becomes empty.
+#[derive(Clone, Debug)]
+pub(crate) struct Engine {
+    pub(crate) store: Store,
+    queue: Queue,
+    watchers: Watchers,
+    current: u32,
+    /// Reusable working memory for propagators, sized once when the solver is built.
+    pub(crate) scratch: Vec<u64>,
+    /// Number of propagator runs since the last reset.
+    pub(crate) propagations: u64,
+}
+
+impl Engine {
+    /// An engine over `store` for `constraints`.
+    pub(crate) fn new(store: Store, constraints: &[Constraint]) -> Self {
+        let scratch = constraints
+            .iter()
+            .map(Constraint::scratch_words)
+            .max()
+            .unwrap_or(0);
+        Engine {
+            watchers: Watchers::new(store.num_vars(), constraints),
+            queue: Queue::new(constraints.len()),
+            store,
+            current: NO_CONSTRAINT,
+            scratch: vec![0; scratch],
+            propagations: 0,
+        }
+    }
+
+    /// Back to the initial domains with every constraint queued.
+    pub(crate) fn reset(&mut self) {
+        self.store.reset();
+        self.queue.clear();
+        for c in 0..self.queue.queued.len() {
+            self.queue.push(c as u32);
+        }
+        self.propagations = 0;
+    }
+
+    /// Runs queued constraints until none is left (a fixed point) or one fails.
+    pub(crate) fn propagate(&mut self, constraints: &[Constraint]) -> Result<(), Conflict> {
+        while let Some(c) = self.queue.pop() {
+            self.current = c;
+            self.propagations += 1;
+            if let Err(conflict) = constraints[c as usize].propagate(self) {
+                self.queue.clear();
+                self.current = NO_CONSTRAINT;
+                return Err(conflict);
+            }
+        }
+        self.current = NO_CONSTRAINT;
+        Ok(())
+    }
+
+    /// Drops whatever is queued (after a conflict found outside [`Engine::propagate`]).
+    pub(crate) fn abandon_queue(&mut self) {
+        self.queue.clear();
+        self.current = NO_CONSTRAINT;
+    }
+
+    /// Replaces the one-word domain of `var` by `new` (a subset of it) and wakes watchers.
+    #[inline]
+    pub(crate) fn set_narrow(&mut self, var: usize, new: u64) -> Result<(), Conflict> {
+        if new == 0 {
+            return Err(Conflict);
+        }
+        let old = self.store.write(var, 0, new);
+        if old != new {
+            self.wake(var, new & (new - 1) == 0);
+        }
+        Ok(())
+    }
+
+    /// Intersects word `k` of `var` with `keep` without waking anyone; the caller calls
+    /// [`Engine::changed`] once all words are written. Returns true when the word changed.
+    #[inline]
+    pub(crate) fn narrow_word_quietly(&mut self, var: usize, k: usize, keep: u64) -> bool {
+        let old = self.store.words(var)[k];
+        let new = old & keep;
+        if new != old {
+            self.store.write(var, k, new);
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Reports that `var` lost values: fails when it is empty, else wakes its watchers.
+    pub(crate) fn changed(&mut self, var: usize) -> Result<(), Conflict> {
+        match self.store.size(var) {
+            0 => Err(Conflict),
+            size => {
+                self.wake(var, size == 1);
+                Ok(())
+            }
+        }
+    }
+
+    /// Removes `value` from `var`.
+    pub(crate) fn remove(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
+        if let Some((k, bit)) = self.store.bit_of(var, value) {
+            if self.narrow_word_quietly(var, k, !bit) {
+                return self.changed(var);
+            }
+        }
+        Ok(())
+    }
+
+    /// Fixes `var` to `value` (fails when `value` is not in its domain).
+    pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
+        let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
+        let mut changed = false;
+        for j in 0..self.store.layout(var).len as usize {
+            let keep = if j == k { bit } else { 0 };
+            changed |= self.narrow_word_quietly(var, j, keep);
+        }
+        if changed {
+            self.changed(var)
+        } else {
+            Ok(())
+        }
+    }
+
+    #[inline]
+    fn wake(&mut self, var: usize, fixed: bool) {
+        let w = &self.watchers;
+        let (from, to) = (w.change_start[var], w.change_start[var + 1]);
+        for i in from..to {
+            let c = self.watchers.change[i as usize];
+            if c != self.current {
+                self.queue.push(c);
+            }
+        }
+        if fixed {
+            let (from, to) = (
+                self.watchers.fix_start[var],
+                self.watchers.fix_start[var + 1],
+            );
+            for i in from..to {
+                let c = self.watchers.fix[i as usize];
+                if c != self.current {
+                    self.queue.push(c);
+                }
+            }
+        }
+    }
+}

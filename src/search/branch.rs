@@ -1,0 +1,156 @@
+//! Choosing the branching variable and value.
+//!
+//! Both run once per search node, so they read the domains directly and allocate nothing.
+
+use super::strategy::{ValueOrder, VariableOrder};
+use crate::store::Store;
+
+/// Static facts about each variable that the heuristics use.
+#[derive(Clone, Debug)]
+pub(crate) struct VarInfo {
+    /// Number of constraints on each variable.
+    pub(crate) degree: Vec<u32>,
+    /// Bit index (from the variable's base) of the middle of its initial domain.
+    pub(crate) middle: Vec<u32>,
+    /// Variables sharing a constraint with each variable (compressed rows), for the dynamic
+    /// degree tie-break; empty unless that order is used.
+    pub(crate) neighbour_start: Vec<u32>,
+    pub(crate) neighbours: Vec<u32>,
+}
+
+/// The variable to branch on, or `None` when every variable is fixed.
+#[inline]
+pub(crate) fn select_variable(
+    store: &Store,
+    info: &VarInfo,
+    order: VariableOrder,
+) -> Option<usize> {
+    let n = store.num_vars();
+    match order {
+        VariableOrder::InputOrder => (0..n).find(|&v| store.size(v) > 1),
+        VariableOrder::Mrv => {
+            let mut best = None;
+            let mut best_size = u32::MAX;
+            for v in 0..n {
+                let s = store.size(v);
+                if s > 1 && s < best_size {
+                    best = Some(v);
+                    best_size = s;
+                    if s == 2 {
+                        break;
+                    }
+                }
+            }
+            best
+        }
+        VariableOrder::MrvDegree => {
+            let mut best = None;
+            let mut best_key = (u32::MAX, 0u32);
+            for v in 0..n {
+                let s = store.size(v);
+                if s > 1 && s <= best_key.0 {
+                    let key = (s, info.degree[v]);
+                    if s < best_key.0 || key.1 > best_key.1 {
+                        best = Some(v);
+                        best_key = key;
+                    }
+                }
+            }
+            best
+        }
+        VariableOrder::MrvDynamicDegree => {
+            let mut best = None;
+            let mut best_key = (u32::MAX, 0u32);
+            for v in 0..n {
+                let s = store.size(v);
+                if s > 1 && s <= best_key.0 {
+                    let key = (s, unfixed_neighbours(store, info, v));
+                    if s < best_key.0 || key.1 > best_key.1 {
+                        best = Some(v);
+                        best_key = key;
+                    }
+                }
+            }
+            best
+        }
+    }
+}
+
+fn unfixed_neighbours(store: &Store, info: &VarInfo, v: usize) -> u32 {
+    let (from, to) = (info.neighbour_start[v], info.neighbour_start[v + 1]);
+    info.neighbours[from as usize..to as usize]
+        .iter()
+        .filter(|&&u| store.size(u as usize) > 1)
+        .count() as u32
+}
+
+/// The value of `var` to try first.
+#[inline]
+pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, order: ValueOrder) -> i64 {
+    let base = i64::from(store.layout(var).base);
+    let bit = match order {
+        ValueOrder::Ascending => lowest_bit_from(store.words(var), 0),
+        ValueOrder::Descending => highest_bit_upto(store.words(var), usize::MAX),
+        ValueOrder::MiddleOut => {
+            let mid = info.middle[var] as usize;
+            let words = store.words(var);
+            match (highest_bit_upto(words, mid), lowest_bit_from(words, mid)) {
+                (Some(lo), Some(hi)) => Some(if mid - lo <= hi - mid { lo } else { hi }),
+                (lo, hi) => lo.or(hi),
+            }
+        }
+    };
+    // A variable chosen for branching has at least two values, so a bit is always found.
+    base + bit.unwrap_or(0) as i64
+}
+
+/// The lowest set bit at index `from` or above.
+fn lowest_bit_from(words: &[u64], from: usize) -> Option<usize> {
+    let first = from / 64;
+    for (k, &w) in words.iter().enumerate().skip(first) {
+        let w = if k == first {
+            w & (u64::MAX << (from % 64))
+        } else {
+            w
+        };
+        if w != 0 {
+            return Some(k * 64 + w.trailing_zeros() as usize);
+        }
+    }
+    None
+}
+
+/// The highest set bit at index `upto` or below.
+fn highest_bit_upto(words: &[u64], upto: usize) -> Option<usize> {
+    let last = (upto / 64).min(words.len().saturating_sub(1));
+    for k in (0..=last).rev() {
+        let w = words[k];
+        let w = if k == upto / 64 {
+            w & (u64::MAX >> (63 - upto % 64))
+        } else {
+            w
+        };
+        if w != 0 {
+            return Some(k * 64 + 63 - w.leading_zeros() as usize);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bit_scans_respect_their_bounds() {
+        let words = [0b1001_0000u64, 1];
+        assert_eq!(lowest_bit_from(&words, 0), Some(4));
+        assert_eq!(lowest_bit_from(&words, 5), Some(7));
+        assert_eq!(lowest_bit_from(&words, 8), Some(64));
+        assert_eq!(lowest_bit_from(&words, 65), None);
+        assert_eq!(highest_bit_upto(&words, usize::MAX), Some(64));
+        assert_eq!(highest_bit_upto(&words, 63), Some(7));
+        assert_eq!(highest_bit_upto(&words, 6), Some(4));
+        assert_eq!(highest_bit_upto(&words, 3), None);
+    }
+}

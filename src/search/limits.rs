@@ -1,0 +1,62 @@
+//! Node and time limits, and the cancellation flag, checked as the search goes.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::outcome::StopReason;
+
+/// How often (in nodes) the clock and the cancellation flag are read: often enough to stop
+/// within a millisecond or so, rarely enough to cost nothing measurable.
+const CHECK_EVERY: u64 = 256;
+
+/// Limits set on a solver.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Limits {
+    pub(crate) nodes: Option<u64>,
+    pub(crate) time: Option<Duration>,
+    pub(crate) cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Limits as applied to one running search.
+#[derive(Clone, Debug)]
+pub(crate) struct Budget {
+    nodes: u64,
+    deadline: Option<Instant>,
+    cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Budget {
+    pub(crate) fn start(limits: &Limits, now: Instant) -> Self {
+        Budget {
+            nodes: limits.nodes.unwrap_or(u64::MAX),
+            deadline: limits.time.and_then(|t| now.checked_add(t)),
+            cancel: limits.cancel.clone(),
+        }
+    }
+
+    /// Whether the search must stop before taking node number `nodes + 1`.
+    #[inline]
+    pub(crate) fn check(&self, nodes: u64) -> Option<StopReason> {
+        if nodes >= self.nodes {
+            return Some(StopReason::NodeLimit);
+        }
+        if nodes % CHECK_EVERY == 0 {
+            return self.check_clock();
+        }
+        None
+    }
+
+    /// The time and cancellation part of [`Budget::check`], for places that are not nodes.
+    pub(crate) fn check_clock(&self) -> Option<StopReason> {
+        if let Some(flag) = &self.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Some(StopReason::Cancelled);
+            }
+        }
+        match self.deadline {
+            Some(d) if Instant::now() >= d => Some(StopReason::TimeLimit),
+            _ => None,
+        }
+    }
+}

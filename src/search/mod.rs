@@ -1,0 +1,14 @@
+//! The solver: depth-first search with MRV branching, limits, statistics, counting and
+//! solution iteration.
+
+mod branch;
+mod limits;
+mod outcome;
+mod solver;
+mod stats;
+mod strategy;
+
+pub use outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+pub use solver::{Solutions, Solver};
+pub use stats::Statistics;
+pub use strategy::{ValueOrder, VariableOrder};

@@ -1,0 +1,447 @@
+//! Depth-first search with binary branching (`x = v`, then `x != v`) over the propagation
+//! engine, written as a resumable state machine so that `solve`, `count` and the solution
+//! iterator share one loop.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::branch::{select_value, select_variable, VarInfo};
+use super::limits::{Budget, Limits};
+use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+use super::stats::Statistics;
+use super::strategy::{ValueOrder, VariableOrder};
+use crate::constraints::{compile, Constraint};
+use crate::model::Model;
+use crate::propagate::Engine;
+use crate::store::Store;
+
+/// One branching decision on the search stack: `var = value` was tried at this level.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    var: u32,
+    value: i64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// Nothing propagated yet.
+    Fresh,
+    /// The domains hold a solution that has been reported.
+    AtSolution,
+    /// Between nodes.
+    Running,
+    /// The search space is exhausted or a limit stopped it.
+    Done,
+}
+
+/// What the search loop reports each time it pauses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    Solution,
+    Exhausted,
+    Stopped(StopReason),
+}
+
+/// Searches the solutions of a [`Model`].
+///
+/// The solver takes a snapshot of the model when it is built; later changes to the model do
+/// not affect it. Each of [`solve`](Solver::solve), [`count`](Solver::count) and
+/// [`solutions`](Solver::solutions) starts a fresh search.
+///
+/// ```
+/// use bitcsp::{Model, Solver, CountStatus};
+/// // Four queens: one variable per column holding its row.
+/// let mut model = Model::new();
+/// let rows = model.new_vars(4, 0..=3)?;
+/// model.all_different(&rows)?;
+/// model.all_different_offset(&rows, &[0, 1, 2, 3])?;
+/// model.all_different_offset(&rows, &[0, -1, -2, -3])?;
+/// let mut solver = Solver::new(&model);
+/// let count = solver.count(None);
+/// assert_eq!((count.count, count.status), (2, CountStatus::Complete));
+/// let first: Vec<i32> = rows.iter().map(|&r| solver.solve().solution().unwrap().value(r)).collect();
+/// assert_eq!(first, vec![1, 3, 0, 2]);
+/// # Ok::<(), bitcsp::ModelError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Solver {
+    constraints: Arc<[Constraint]>,
+    engine: Engine,
+    info: Arc<VarInfo>,
+    variable_order: VariableOrder,
+    value_order: ValueOrder,
+    limits: Limits,
+    stack: Vec<Frame>,
+    phase: Phase,
+    last: Event,
+    stats: Statistics,
+    started: Instant,
+    budget: Budget,
+    #[cfg(test)]
+    snapshots: Vec<Vec<Vec<u64>>>,
+}
+
+impl Solver {
+    /// A solver for `model` with the default strategy (MRV with degree tie-break, ascending
+    /// values) and no limits.
+    pub fn new(model: &Model) -> Self {
+        let store = Store::new(model.domains());
+        let constraints: Arc<[Constraint]> = compile(model, &store).into();
+        let info = Arc::new(var_info(model, &constraints));
+        let engine = Engine::new(store, &constraints);
+        let limits = Limits::default();
+        let started = Instant::now();
+        Solver {
+            budget: Budget::start(&limits, started),
+            constraints,
+            engine,
+            info,
+            variable_order: VariableOrder::default(),
+            value_order: ValueOrder::default(),
+            limits,
+            stack: Vec::with_capacity(model.num_vars()),
+            phase: Phase::Fresh,
+            last: Event::Exhausted,
+            stats: Statistics::default(),
+            started,
+            #[cfg(test)]
+            snapshots: Vec::new(),
+        }
+    }
+
+    /// Sets the variable order for the following searches.
+    pub fn set_variable_order(&mut self, order: VariableOrder) -> &mut Self {
+        self.variable_order = order;
+        self
+    }
+
+    /// Sets the value order for the following searches.
+    pub fn set_value_order(&mut self, order: ValueOrder) -> &mut Self {
+        self.value_order = order;
+        self
+    }
+
+    /// Stops each following search after `limit` nodes (`None`: no limit).
+    pub fn set_node_limit(&mut self, limit: Option<u64>) -> &mut Self {
+        self.limits.nodes = limit;
+        self
+    }
+
+    /// Stops each following search after `limit` of wall-clock time (`None`: no limit).
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) -> &mut Self {
+        self.limits.time = limit;
+        self
+    }
+
+    /// Stops the search soon after another thread sets `flag` to true.
+    pub fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) -> &mut Self {
+        self.limits.cancel = flag;
+        self
+    }
+
+    /// The statistics of the latest search (so far, while iterating).
+    pub fn stats(&self) -> Statistics {
+        self.stats
+    }
+
+    /// Why the latest search stopped early, if it did.
+    pub fn stop_reason(&self) -> Option<StopReason> {
+        match self.last {
+            Event::Stopped(r) => Some(r),
+            _ => None,
+        }
+    }
+
+    /// Finds the first solution in search order.
+    pub fn solve(&mut self) -> SolveResult {
+        self.restart();
+        match self.next_event() {
+            Event::Solution => SolveResult::Solution(self.current_solution()),
+            Event::Exhausted => SolveResult::Unsatisfiable,
+            Event::Stopped(r) => SolveResult::Stopped(r),
+        }
+    }
+
+    /// Counts solutions, stopping once `limit` have been found (`None`: count them all).
+    /// Counting allocates nothing per solution.
+    pub fn count(&mut self, limit: Option<u64>) -> Count {
+        self.restart();
+        let limit = limit.unwrap_or(u64::MAX);
+        let mut count = 0;
+        if limit == 0 {
+            return Count {
+                count,
+                status: CountStatus::LimitReached,
+            };
+        }
+        loop {
+            match self.next_event() {
+                Event::Solution => {
+                    count += 1;
+                    if count >= limit {
+                        return Count {
+                            count,
+                            status: CountStatus::LimitReached,
+                        };
+                    }
+                }
+                Event::Exhausted => {
+                    return Count {
+                        count,
+                        status: CountStatus::Complete,
+                    }
+                }
+                Event::Stopped(r) => {
+                    return Count {
+                        count,
+                        status: CountStatus::Stopped(r),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Iterates over all solutions in search order (deterministic for a given model and
+    /// strategy). After the iterator ends, [`stop_reason`](Solver::stop_reason) tells whether
+    /// a limit cut it short.
+    pub fn solutions(&mut self) -> Solutions<'_> {
+        self.restart();
+        Solutions { solver: self }
+    }
+
+    fn restart(&mut self) {
+        self.engine.reset();
+        self.stack.clear();
+        self.phase = Phase::Fresh;
+        self.stats = Statistics::default();
+        self.started = Instant::now();
+        self.budget = Budget::start(&self.limits, self.started);
+        if self.variable_order == VariableOrder::MrvDynamicDegree
+            && self.info.neighbour_start.is_empty()
+        {
+            let mut info = (*self.info).clone();
+            fill_neighbours(&mut info, self.engine.store.num_vars(), &self.constraints);
+            self.info = Arc::new(info);
+        }
+        #[cfg(test)]
+        self.snapshots.clear();
+    }
+
+    fn current_solution(&self) -> Solution {
+        let store = &self.engine.store;
+        Solution::new(
+            (0..store.num_vars())
+                .map(|v| store.min(v).unwrap_or_default())
+                .collect(),
+        )
+    }
+
+    fn next_event(&mut self) -> Event {
+        let event = self.run();
+        self.last = event;
+        self.stats.propagations = self.engine.propagations;
+        self.stats.elapsed = self.started.elapsed();
+        if event != Event::Solution {
+            self.phase = Phase::Done;
+        }
+        event
+    }
+
+    fn run(&mut self) -> Event {
+        match self.phase {
+            Phase::Done => return self.last,
+            Phase::Fresh => {
+                self.phase = Phase::Running;
+                if let Some(reason) = self.budget.check_clock() {
+                    return Event::Stopped(reason);
+                }
+                if self.engine.propagate(&self.constraints).is_err() {
+                    self.stats.failures += 1;
+                    return Event::Exhausted;
+                }
+            }
+            Phase::AtSolution => {
+                self.phase = Phase::Running;
+                if !self.backtrack() {
+                    return Event::Exhausted;
+                }
+            }
+            Phase::Running => {}
+        }
+        loop {
+            let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order)
+            else {
+                self.phase = Phase::AtSolution;
+                self.stats.solutions += 1;
+                return Event::Solution;
+            };
+            if let Some(reason) = self.budget.check(self.stats.nodes) {
+                return Event::Stopped(reason);
+            }
+            let value = select_value(&self.engine.store, &self.info, var, self.value_order);
+            self.stats.nodes += 1;
+            self.open_level();
+            self.stack.push(Frame {
+                var: var as u32,
+                value,
+            });
+            self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
+            let ok = self.engine.assign(var, value).is_ok()
+                && self.engine.propagate(&self.constraints).is_ok();
+            if !ok {
+                self.stats.failures += 1;
+                if !self.backtrack() {
+                    return Event::Exhausted;
+                }
+            }
+        }
+    }
+
+    /// Undoes decisions until one whose refutation `x != v` propagates without failure;
+    /// false when the stack empties (the search space is exhausted).
+    fn backtrack(&mut self) -> bool {
+        while let Some(frame) = self.stack.pop() {
+            self.close_level();
+            let ok = self.engine.remove(frame.var as usize, frame.value).is_ok()
+                && self.engine.propagate(&self.constraints).is_ok();
+            if ok {
+                return true;
+            }
+            self.stats.failures += 1;
+        }
+        false
+    }
+
+    fn open_level(&mut self) {
+        #[cfg(test)]
+        self.snapshots.push(self.snapshot());
+        self.engine.store.push_level();
+    }
+
+    fn close_level(&mut self) {
+        self.engine.abandon_queue();
+        self.engine.store.pop_level();
+        #[cfg(test)]
+        {
+            let expected = self.snapshots.pop();
+            assert_eq!(
+                Some(self.snapshot()),
+                expected,
+                "undo must restore the level"
+            );
+        }
+    }
+
+    #[cfg(test)]
+    fn snapshot(&self) -> Vec<Vec<u64>> {
+        let store = &self.engine.store;
+        (0..store.num_vars())
+            .map(|v| store.words(v).to_vec())
+            .collect()
+    }
+}
+
+/// Iterator over the solutions of a [`Solver`], from [`Solver::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'a> {
+    solver: &'a mut Solver,
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        match self.solver.next_event() {
+            Event::Solution => Some(self.solver.current_solution()),
+            Event::Exhausted | Event::Stopped(_) => None,
+        }
+    }
+}
+
+fn var_info(model: &Model, constraints: &[Constraint]) -> VarInfo {
+    let mut degree = vec![0u32; model.num_vars()];
+    for c in constraints {
+        for v in c.vars() {
+            degree[v] += 1;
+        }
+    }
+    let middle = model
+        .domains()
+        .iter()
+        .map(|d| {
+            let lo = i64::from(d.min().unwrap_or(0));
+            let hi = i64::from(d.max().unwrap_or(0));
+            (lo + (hi - lo) / 2 - i64::from(d.base())) as u32
+        })
+        .collect();
+    VarInfo {
+        degree,
+        middle,
+        neighbour_start: Vec::new(),
+        neighbours: Vec::new(),
+    }
+}
+
+fn fill_neighbours(info: &mut VarInfo, num_vars: usize, constraints: &[Constraint]) {
+    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+    for c in constraints {
+        let vars = c.vars();
+        for &a in &vars {
+            rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
+        }
+    }
+    info.neighbour_start = Vec::with_capacity(num_vars + 1);
+    info.neighbour_start.push(0);
+    for row in &mut rows {
+        row.sort_unstable();
+        row.dedup();
+        info.neighbours.extend_from_slice(row);
+        info.neighbour_start.push(info.neighbours.len() as u32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queens(n: usize) -> Model {
+        let mut m = Model::new();
+        let rows = m.new_vars(n, 0..=(n as i32 - 1)).unwrap();
+        let up: Vec<i32> = (0..n as i32).collect();
+        let down: Vec<i32> = (0..n as i32).map(|i| -i).collect();
+        m.all_different(&rows).unwrap();
+        m.all_different_offset(&rows, &up).unwrap();
+        m.all_different_offset(&rows, &down).unwrap();
+        m
+    }
+
+    #[test]
+    fn undo_restores_every_level_during_a_full_count() {
+        // The snapshot assertion in close_level runs at every backtrack.
+        for order in [VariableOrder::InputOrder, VariableOrder::MrvDegree] {
+            let mut s = Solver::new(&queens(7));
+            s.set_variable_order(order);
+            assert_eq!(s.count(None).count, 40);
+            assert!(s.stats().failures > 0);
+        }
+    }
+
+    #[test]
+    fn solutions_resume_after_each_yield() {
+        let mut s = Solver::new(&queens(6));
+        let all: Vec<Solution> = s.solutions().collect();
+        assert_eq!(all.len(), 4);
+        assert_eq!(s.stop_reason(), None);
+    }
+
+    #[test]
+    fn node_limit_stops_and_says_so() {
+        let mut s = Solver::new(&queens(10));
+        s.set_node_limit(Some(50));
+        let c = s.count(None);
+        assert_eq!(c.status, CountStatus::Stopped(StopReason::NodeLimit));
+        assert_eq!(s.stats().nodes, 50);
+        assert_eq!(s.stop_reason(), Some(StopReason::NodeLimit));
+    }
+}

@@ -1,0 +1,32 @@
+//! Branching strategies: which variable to branch on, and which value to try first.
+
+/// Which unfixed variable the search branches on next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VariableOrder {
+    /// The first unfixed variable in creation order.
+    InputOrder,
+    /// Fewest remaining values first ("minimum remaining values"); ties go to the earlier
+    /// variable.
+    Mrv,
+    /// Fewest remaining values first; ties go to the variable in the most constraints, then
+    /// to the earlier one.
+    #[default]
+    MrvDegree,
+    /// Fewest remaining values first; ties go to the variable with the most unfixed
+    /// neighbours (variables sharing a constraint with it), as in DSATUR graph colouring.
+    MrvDynamicDegree,
+}
+
+/// Which value of the chosen variable is tried first. The search branches `x = v` first,
+/// then `x != v`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ValueOrder {
+    /// Smallest value first.
+    #[default]
+    Ascending,
+    /// Largest value first.
+    Descending,
+    /// The value nearest the middle of the variable's initial domain first (ties to the
+    /// smaller value). Large N-Queens boards need it.
+    MiddleOut,
+}

@@ -1,0 +1,133 @@
+//! The solver's domains: every variable's bitset laid out in one flat array of words,
+//! with trail-based undo.
+//!
+//! One flat `Vec<u64>` keeps the whole search state in a few cache lines (81 words for a
+//! Sudoku) and lets the trail address any word by a single index.
+
+use crate::domain::Domain;
+use crate::trail::Trail;
+
+/// Where one variable's words live and what value bit 0 stands for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Layout {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+    pub(crate) base: i32,
+}
+
+/// Domains of all variables, with undo.
+#[derive(Clone, Debug)]
+pub(crate) struct Store {
+    words: Vec<u64>,
+    initial: Vec<u64>,
+    layout: Vec<Layout>,
+    trail: Trail,
+}
+
+impl Store {
+    /// A store holding `domains`, at level 0.
+    pub(crate) fn new(domains: &[Domain]) -> Self {
+        let mut words = Vec::new();
+        let mut layout = Vec::with_capacity(domains.len());
+        for d in domains {
+            layout.push(Layout {
+                start: words.len() as u32,
+                len: d.words().len() as u32,
+                base: d.base(),
+            });
+            words.extend_from_slice(d.words());
+        }
+        Store {
+            trail: Trail::new(words.len()),
+            initial: words.clone(),
+            words,
+            layout,
+        }
+    }
+
+    /// Back to the initial domains, level 0.
+    pub(crate) fn reset(&mut self) {
+        self.words.copy_from_slice(&self.initial);
+        self.trail.clear();
+    }
+
+    /// The number of variables.
+    pub(crate) fn num_vars(&self) -> usize {
+        self.layout.len()
+    }
+
+    /// The layout of `var`.
+    #[inline]
+    pub(crate) fn layout(&self, var: usize) -> Layout {
+        self.layout[var]
+    }
+
+    /// The words of `var`.
+    #[inline]
+    pub(crate) fn words(&self, var: usize) -> &[u64] {
+        let l = self.layout[var];
+        &self.words[l.start as usize..(l.start + l.len) as usize]
+    }
+
+    /// The first word of `var` (its whole domain when the domain is narrow).
+    #[inline]
+    pub(crate) fn first_word(&self, var: usize) -> u64 {
+        self.words[self.layout[var].start as usize]
+    }
+
+    /// The number of values left in `var`.
+    #[inline]
+    pub(crate) fn size(&self, var: usize) -> u32 {
+        let l = self.layout[var];
+        if l.len == 1 {
+            self.words[l.start as usize].count_ones()
+        } else {
+            self.words(var).iter().map(|w| w.count_ones()).sum()
+        }
+    }
+
+    /// The smallest value of `var` (its value once fixed); `None` when empty.
+    pub(crate) fn min(&self, var: usize) -> Option<i32> {
+        let l = self.layout[var];
+        self.words(var)
+            .iter()
+            .enumerate()
+            .find(|(_, &w)| w != 0)
+            .map(|(k, &w)| value_at(l.base, k * 64 + w.trailing_zeros() as usize))
+    }
+
+    /// The word index inside `var` and the bit mask of `value`, if it lies in the bitset.
+    #[inline]
+    pub(crate) fn bit_of(&self, var: usize, value: i64) -> Option<(usize, u64)> {
+        let l = self.layout[var];
+        let offset = value - i64::from(l.base);
+        if offset < 0 || offset >= 64 * i64::from(l.len) {
+            return None;
+        }
+        Some(((offset / 64) as usize, 1u64 << (offset % 64)))
+    }
+
+    /// Writes word `k` of `var`, saving the old word on the trail. Returns the old word.
+    #[inline]
+    pub(crate) fn write(&mut self, var: usize, k: usize, new: u64) -> u64 {
+        let index = self.layout[var].start as usize + k;
+        let old = self.words[index];
+        self.trail.save(index, old);
+        self.words[index] = new;
+        old
+    }
+
+    /// Opens a search level.
+    pub(crate) fn push_level(&mut self) {
+        self.trail.push_level();
+    }
+
+    /// Undoes every change made since the newest level was opened, and closes it.
+    pub(crate) fn pop_level(&mut self) {
+        self.trail.pop_level(&mut self.words);
+    }
+}
+
+fn value_at(base: i32, bit: usize) -> i32 {
+    (i64::from(base) + bit as i64) as i32
+}

@@ -1,0 +1,119 @@
+//! The undo log: every domain word changed at a search level is saved once, with its old
+//! value, and restored when the search backtracks past that level.
+//!
+//! Each level gets a fresh stamp; a word whose stamp equals the current one was already
+//! saved at this level and is not saved again (MiniCP's "trail once per level").
+
+/// Undo log of domain words, organised in levels.
+#[derive(Clone, Debug)]
+pub(crate) struct Trail {
+    entries: Vec<(u32, u64)>,
+    stamps: Vec<u32>,
+    levels: Vec<Level>,
+    next_stamp: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Level {
+    mark: usize,
+    stamp: u32,
+}
+
+impl Trail {
+    /// A trail for a store of `words` words, at level 0.
+    pub(crate) fn new(words: usize) -> Self {
+        Trail {
+            entries: Vec::with_capacity(words * 4),
+            stamps: vec![0; words],
+            levels: vec![Level { mark: 0, stamp: 1 }],
+            next_stamp: 2,
+        }
+    }
+
+    /// Saves `old`, the value of word `index` before its first change at this level.
+    #[inline]
+    pub(crate) fn save(&mut self, index: usize, old: u64) {
+        let stamp = self.current_stamp();
+        if self.stamps[index] != stamp {
+            self.stamps[index] = stamp;
+            self.entries.push((index as u32, old));
+        }
+    }
+
+    /// Opens a new level.
+    pub(crate) fn push_level(&mut self) {
+        if self.next_stamp == u32::MAX {
+            // Stamps only need to differ from every stamp still on a word; after wrapping
+            // around, clearing all of them restores that.
+            self.stamps.iter_mut().for_each(|s| *s = 0);
+            for (level, stamp) in self.levels.iter_mut().zip(1..) {
+                level.stamp = stamp;
+            }
+            self.next_stamp = self.levels.len() as u32 + 1;
+        }
+        self.levels.push(Level {
+            mark: self.entries.len(),
+            stamp: self.next_stamp,
+        });
+        self.next_stamp += 1;
+    }
+
+    /// Closes the newest level, writing the saved words back into `words`. Level 0 is
+    /// never closed.
+    pub(crate) fn pop_level(&mut self, words: &mut [u64]) {
+        if self.levels.len() <= 1 {
+            return;
+        }
+        if let Some(level) = self.levels.pop() {
+            for &(index, old) in self.entries[level.mark..].iter().rev() {
+                words[index as usize] = old;
+            }
+            self.entries.truncate(level.mark);
+        }
+    }
+
+    /// The number of open levels above level 0.
+    #[cfg(test)]
+    pub(crate) fn depth(&self) -> usize {
+        self.levels.len() - 1
+    }
+
+    /// Back to level 0 with nothing saved (the caller restores the words itself).
+    pub(crate) fn clear(&mut self) {
+        self.entries.clear();
+        self.levels.truncate(1);
+        self.stamps.iter_mut().for_each(|s| *s = 0);
+        self.next_stamp = 2;
+        self.levels[0].stamp = 1;
+    }
+
+    #[inline]
+    fn current_stamp(&self) -> u32 {
+        self.levels.last().map_or(0, |l| l.stamp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_is_saved_once_per_level_and_restored() {
+        let mut words = vec![0b1111u64, 0b11];
+        let mut trail = Trail::new(2);
+        trail.push_level();
+        trail.save(0, words[0]);
+        words[0] = 0b0111;
+        trail.save(0, words[0]);
+        words[0] = 0b0011;
+        assert_eq!(trail.entries.len(), 1);
+        trail.push_level();
+        trail.save(0, words[0]);
+        words[0] = 0b0001;
+        trail.pop_level(&mut words);
+        assert_eq!(words[0], 0b0011);
+        trail.pop_level(&mut words);
+        assert_eq!(words, vec![0b1111, 0b11]);
+        assert_eq!(trail.depth(), 0);
+    }
+}
