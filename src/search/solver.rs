@@ -256,7 +256,9 @@ impl Solver {
                 if let Some(reason) = self.budget.check_clock() {
                     return Event::Stopped(reason);
                 }
-                if self.engine.propagate(&self.constraints).is_err() {
+                let store = &self.engine.store;
+                let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
+                if emptied || self.engine.propagate(&self.constraints).is_err() {
                     self.stats.failures += 1;
                     return Event::Exhausted;
                 }
