@@ -29,6 +29,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+// The core.
 mod constraints;
 pub mod domain;
 mod error;
@@ -38,9 +39,12 @@ mod search;
 mod store;
 mod trail;
 
+// Thin models on top of the core.
+pub mod sudoku;
+
 pub use domain::Domain;
 pub use error::ModelError;
-pub use model::{Model, VarId};
+pub use model::{Consistency, Model, VarId};
 pub use search::{
     Count, CountStatus, Solution, Solutions, SolveResult, Solver, Statistics, StopReason,
     ValueOrder, VariableOrder,

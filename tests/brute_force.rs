@@ -3,13 +3,23 @@
 
 use std::collections::BTreeSet;
 
-use bitcsp::{CountStatus, Model, SolveResult, Solver, ValueOrder, VarId, VariableOrder};
+use bitcsp::{
+    Consistency, CountStatus, Model, SolveResult, Solver, ValueOrder, VarId, VariableOrder,
+};
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
 enum Spec {
-    AllDifferent { vars: Vec<usize>, offsets: Vec<i32> },
-    NotEqual { x: usize, y: usize, offset: i32 },
+    AllDifferent {
+        vars: Vec<usize>,
+        offsets: Vec<i32>,
+        consistency: Consistency,
+    },
+    NotEqual {
+        x: usize,
+        y: usize,
+        offset: i32,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -28,9 +38,13 @@ impl Instance {
             .collect();
         for c in &self.constraints {
             match c {
-                Spec::AllDifferent { vars: vs, offsets } => {
+                Spec::AllDifferent {
+                    vars: vs,
+                    offsets,
+                    consistency,
+                } => {
                     let ids: Vec<VarId> = vs.iter().map(|&i| vars[i]).collect();
-                    m.all_different_offset(&ids, offsets).unwrap();
+                    m.all_different_with(&ids, offsets, *consistency).unwrap();
                 }
                 Spec::NotEqual { x, y, offset } => {
                     m.not_equal_offset(vars[*x], vars[*y], *offset).unwrap()
@@ -45,7 +59,7 @@ impl Instance {
         let mut constraints = Vec::new();
         for c in &self.constraints {
             match c {
-                Spec::AllDifferent { vars, offsets } => {
+                Spec::AllDifferent { vars, offsets, .. } => {
                     for i in 0..vars.len() {
                         for j in i + 1..vars.len() {
                             // x_i + c_i != x_j + c_j  <=>  x_i != x_j + (c_j - c_i)
@@ -68,7 +82,7 @@ impl Instance {
 
     fn satisfied(&self, a: &[i32]) -> bool {
         self.constraints.iter().all(|c| match c {
-            Spec::AllDifferent { vars, offsets } => {
+            Spec::AllDifferent { vars, offsets, .. } => {
                 let vals: Vec<i64> = vars
                     .iter()
                     .zip(offsets)
@@ -129,10 +143,20 @@ fn instance(
         let all_diff = (
             proptest::sample::subsequence((0..n).collect::<Vec<_>>(), 2..=n),
             proptest::collection::vec(offsets.clone(), n),
+            any::<bool>(),
         )
-            .prop_map(|(vars, offs)| {
+            .prop_map(|(vars, offs, domain)| {
                 let offsets = offs[..vars.len()].to_vec();
-                Spec::AllDifferent { vars, offsets }
+                let consistency = if domain {
+                    Consistency::Domain
+                } else {
+                    Consistency::Fast
+                };
+                Spec::AllDifferent {
+                    vars,
+                    offsets,
+                    consistency,
+                }
             });
         let not_equal = (0..n, 0..n, offsets).prop_filter_map("distinct", |(x, y, offset)| {
             (x != y).then_some(Spec::NotEqual { x, y, offset })
@@ -233,6 +257,7 @@ fn two_hundred_value_domains_match_brute_force() {
             Spec::AllDifferent {
                 vars: vec![0, 1, 2],
                 offsets: vec![0, 7, -150],
+                consistency: Consistency::Domain,
             },
             Spec::NotEqual {
                 x: 0,

@@ -187,3 +187,31 @@ fn node_limit_on_solve_reports_stopped() {
     solver.set_node_limit(Some(1000));
     assert_eq!(solver.solve(), SolveResult::Stopped(StopReason::NodeLimit));
 }
+
+/// Reduced Latin squares (first row and column in order): OEIS A000315.
+fn reduced_latin_squares(n: usize, consistency: bitcsp::Consistency) -> u64 {
+    let mut m = Model::new();
+    let cells = m.new_vars(n * n, 1..=n as i32).unwrap();
+    let zeros = vec![0; n];
+    for i in 0..n {
+        let row: Vec<VarId> = (0..n).map(|j| cells[i * n + j]).collect();
+        let col: Vec<VarId> = (0..n).map(|j| cells[j * n + i]).collect();
+        m.all_different_with(&row, &zeros, consistency).unwrap();
+        m.all_different_with(&col, &zeros, consistency).unwrap();
+    }
+    for i in 0..n {
+        m.fix(cells[i], i as i32 + 1).unwrap();
+        m.fix(cells[i * n], i as i32 + 1).unwrap();
+    }
+    Solver::new(&m).count(None).count
+}
+
+#[test]
+fn reduced_latin_square_counts_match_oeis_a000315_at_both_strengths() {
+    for consistency in [bitcsp::Consistency::Fast, bitcsp::Consistency::Domain] {
+        let counts: Vec<u64> = (1..=6)
+            .map(|n| reduced_latin_squares(n, consistency))
+            .collect();
+        assert_eq!(counts, vec![1, 1, 1, 4, 56, 9408], "{consistency:?}");
+    }
+}

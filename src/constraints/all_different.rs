@@ -14,6 +14,8 @@
 //!    fixed there (and a variable holding two such values fails). With more values than
 //!    variables some values stay unused and the rule would be unsound, so it is skipped.
 
+use super::matching::prune_to_domain_consistency;
+use crate::model::Consistency;
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
 
@@ -25,11 +27,18 @@ pub(crate) struct AllDifferent {
     shifts: Vec<u32>,
     /// Words of the value space; 1 selects the one-word fast path.
     group_words: usize,
+    /// Whether the matching-based filter runs after the fast rules (one-word groups only).
+    domain_consistent: bool,
 }
 
 impl AllDifferent {
     /// Lays out the value space for `vars[i] + offsets[i]` (validated by the model).
-    pub(crate) fn new(store: &Store, vars: &[crate::model::VarId], offsets: &[i32]) -> Self {
+    pub(crate) fn new(
+        store: &Store,
+        vars: &[crate::model::VarId],
+        offsets: &[i32],
+        consistency: Consistency,
+    ) -> Self {
         let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
         let bases: Vec<i64> = vars
             .iter()
@@ -55,6 +64,7 @@ impl AllDifferent {
             vars,
             shifts,
             group_words,
+            domain_consistent: consistency == Consistency::Domain && group_words == 1,
         }
     }
 
@@ -128,6 +138,9 @@ impl AllDifferent {
             // Rule 3: hidden singles, sound only when every free value must be used.
             let hidden = once & !twice;
             if free != unfixed || hidden == 0 {
+                if self.domain_consistent && self.prune_by_matching(e, masks)? {
+                    continue;
+                }
                 return Ok(());
             }
             for (i, slot) in masks.iter_mut().enumerate() {
@@ -143,6 +156,17 @@ impl AllDifferent {
                 *slot = h;
             }
         }
+    }
+
+    /// Runs the matching filter on the current masks and writes back what it removed.
+    fn prune_by_matching(&self, e: &mut Engine, masks: &mut [u64]) -> Result<bool, Conflict> {
+        if !prune_to_domain_consistency(masks)? {
+            return Ok(false);
+        }
+        for (i, &m) in masks.iter().enumerate() {
+            self.write_narrow(e, i, m)?;
+        }
+        Ok(true)
     }
 
     #[inline]

@@ -12,9 +12,12 @@
 //! closed, and the compiler can inline the small ones into the propagation loop.
 
 mod all_different;
+mod locked_values;
+mod matching;
 mod not_equal;
 
 pub(crate) use all_different::AllDifferent;
+pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
 
 use crate::model::{Model, Posted};
@@ -26,6 +29,7 @@ use crate::store::Store;
 pub(crate) enum Constraint {
     AllDifferent(AllDifferent),
     NotEqual(NotEqual),
+    LockedValues(LockedValues),
 }
 
 impl Constraint {
@@ -35,6 +39,7 @@ impl Constraint {
         match self {
             Constraint::AllDifferent(c) => c.propagate(engine),
             Constraint::NotEqual(c) => c.propagate(engine),
+            Constraint::LockedValues(c) => c.propagate(engine),
         }
     }
 
@@ -43,13 +48,14 @@ impl Constraint {
         match self {
             Constraint::AllDifferent(c) => c.vars().to_vec(),
             Constraint::NotEqual(c) => c.vars().to_vec(),
+            Constraint::LockedValues(c) => c.vars().to_vec(),
         }
     }
 
     /// Which domain changes wake it.
     pub(crate) fn event(&self) -> Event {
         match self {
-            Constraint::AllDifferent(_) => Event::Change,
+            Constraint::AllDifferent(_) | Constraint::LockedValues(_) => Event::Change,
             Constraint::NotEqual(_) => Event::Fix,
         }
     }
@@ -58,23 +64,74 @@ impl Constraint {
     pub(crate) fn scratch_words(&self) -> usize {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
-            Constraint::NotEqual(_) => 0,
+            Constraint::NotEqual(_) | Constraint::LockedValues(_) => 0,
         }
     }
 }
 
-/// Compiles the posted constraints of `model` for the domains laid out in `store`.
+/// Compiles the posted constraints of `model` for the domains laid out in `store`, and
+/// adds the implied [`LockedValues`] constraints between overlapping all-different groups.
 pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
-    model
+    let mut compiled: Vec<Constraint> = model
         .posted()
         .iter()
         .map(|p| match p {
-            Posted::AllDifferent { vars, offsets } => {
-                Constraint::AllDifferent(AllDifferent::new(store, vars, offsets))
-            }
+            Posted::AllDifferent {
+                vars,
+                offsets,
+                consistency,
+            } => Constraint::AllDifferent(AllDifferent::new(store, vars, offsets, *consistency)),
             Posted::NotEqual { x, y, offset } => {
                 Constraint::NotEqual(NotEqual::new(x.index(), y.index(), *offset))
             }
         })
-        .collect()
+        .collect();
+    compiled.extend(
+        overlapping_plain_groups(model, store)
+            .into_iter()
+            .map(|(a, b)| Constraint::LockedValues(LockedValues::new(&a, &b))),
+    );
+    compiled
+}
+
+/// Pairs of all-different groups without offsets, over one-word domains with one common
+/// base, that share at least two variables.
+fn overlapping_plain_groups(model: &Model, store: &Store) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let groups: Vec<Vec<usize>> = model
+        .posted()
+        .iter()
+        .filter_map(|p| match p {
+            Posted::AllDifferent { vars, offsets, .. } if offsets.iter().all(|&c| c == 0) => {
+                Some(vars.iter().map(|v| v.index()).collect::<Vec<usize>>())
+            }
+            _ => None,
+        })
+        .filter(|vars: &Vec<usize>| vars.iter().all(|&v| store.layout(v).len == 1))
+        .collect();
+    let mut by_var: Vec<Vec<usize>> = vec![Vec::new(); store.num_vars()];
+    for (g, vars) in groups.iter().enumerate() {
+        for &v in vars {
+            by_var[v].push(g);
+        }
+    }
+    let mut pairs = Vec::new();
+    let mut shared = vec![0usize; groups.len()];
+    for (a, vars) in groups.iter().enumerate() {
+        shared.iter_mut().for_each(|s| *s = 0);
+        for &v in vars {
+            for &b in &by_var[v] {
+                shared[b] += 1;
+            }
+        }
+        for b in a + 1..groups.len() {
+            let same_base = groups[a]
+                .iter()
+                .chain(&groups[b])
+                .all(|&v| store.layout(v).base == store.layout(vars[0]).base);
+            if shared[b] >= 2 && same_base {
+                pairs.push((groups[a].clone(), groups[b].clone()));
+            }
+        }
+    }
+    pairs
 }

@@ -1,0 +1,130 @@
+//! Domain consistency for an all-different group whose values fit one word (Régin 1994,
+//! stated with bitsets).
+//!
+//! Find a matching of variables to values covering every variable (none: fail). A value
+//! `v` of variable `x`, other than its matched value `m(x)`, belongs to some full matching
+//! exactly when reassigning `x` to `v` can be repaired: `v`'s owner moves to another of its
+//! values, whose owner moves on, and so on until a free value is reached or `m(x)`, freed by
+//! `x`, is taken. Over values, the step "u → w" means "u's owner can take w"; so `v` stays
+//! when a free value or `m(x)` is reachable from `v`. With at most 64 values the reachability
+//! is a bitset transitive closure of 64 words on the stack.
+
+use crate::propagate::Conflict;
+
+const NONE: u8 = u8::MAX;
+
+/// Removes from `masks` (one value-space bitset per variable) every value that belongs to
+/// no full matching. Returns whether anything was removed.
+pub(crate) fn prune_to_domain_consistency(masks: &mut [u64]) -> Result<bool, Conflict> {
+    if masks.len() > 64 {
+        // More variables than values: the pigeonhole rule has already failed the group.
+        return Err(Conflict);
+    }
+    let mut owner = [NONE; 64];
+    let mut matched = [NONE; 64];
+    for x in 0..masks.len() {
+        let mut visited = 0u64;
+        if !augment(x, masks, &mut owner, &mut matched, &mut visited) {
+            return Err(Conflict);
+        }
+    }
+    let all_values = masks.iter().fold(0, |acc, m| acc | m);
+    let mut taken = 0u64;
+    let mut reach = [0u64; 64];
+    for (x, &u) in matched.iter().enumerate().take(masks.len()) {
+        taken |= 1 << u;
+        reach[u as usize] = masks[x] & !(1u64 << u);
+    }
+    let free = all_values & !taken;
+    // Transitive closure over matched values (free values have no successors).
+    for k in 0..64 {
+        if taken >> k & 1 == 0 {
+            continue;
+        }
+        let through_k = reach[k];
+        for r in reach.iter_mut() {
+            if *r >> k & 1 == 1 {
+                *r |= through_k;
+            }
+        }
+    }
+    let mut changed = false;
+    for (x, m) in masks.iter_mut().enumerate() {
+        let own = matched[x];
+        let mut keep = 1u64 << own;
+        let mut others = *m & !keep;
+        while others != 0 {
+            let v = others.trailing_zeros() as usize;
+            others &= others - 1;
+            let from_v = reach[v] | (1 << v);
+            if from_v & free != 0 || reach[v] >> own & 1 == 1 {
+                keep |= 1 << v;
+            }
+        }
+        if keep != *m {
+            *m = keep;
+            changed = true;
+        }
+    }
+    Ok(changed)
+}
+
+/// Kuhn's augmenting path from variable `x`; `visited` holds the values already tried.
+fn augment(
+    x: usize,
+    masks: &[u64],
+    owner: &mut [u8; 64],
+    matched: &mut [u8; 64],
+    visited: &mut u64,
+) -> bool {
+    let mut candidates = masks[x] & !*visited;
+    // A value nobody owns yet ends the path at once; try those first.
+    while candidates != 0 {
+        let u = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        if owner[u] == NONE {
+            owner[u] = x as u8;
+            matched[x] = u as u8;
+            *visited |= 1 << u;
+            return true;
+        }
+    }
+    let mut candidates = masks[x] & !*visited;
+    while candidates != 0 {
+        let u = candidates.trailing_zeros() as usize;
+        candidates &= candidates - 1;
+        *visited |= 1 << u;
+        let y = owner[u] as usize;
+        if augment(y, masks, owner, matched, visited) {
+            owner[u] = x as u8;
+            matched[x] = u as u8;
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hall_pair_removes_its_values_elsewhere() {
+        // x0, x1 in {0,1}: x2 loses 0 and 1.
+        let mut masks = [0b011, 0b011, 0b111];
+        assert_eq!(prune_to_domain_consistency(&mut masks), Ok(true));
+        assert_eq!(masks, [0b011, 0b011, 0b100]);
+    }
+
+    #[test]
+    fn too_few_values_fail() {
+        let mut masks = [0b11, 0b11, 0b11];
+        assert_eq!(prune_to_domain_consistency(&mut masks), Err(Conflict));
+    }
+
+    #[test]
+    fn consistent_domains_stay() {
+        let mut masks = [0b0111, 0b0111, 0b1111];
+        assert_eq!(prune_to_domain_consistency(&mut masks), Ok(false));
+    }
+}

@@ -1,0 +1,369 @@
+//! The board: an N×N grid of cells split into boxes of R×C cells, holding digits `1..=N`
+//! or nothing, and its text forms.
+
+use std::fmt;
+
+use super::error::{Cell, CheckError, Clash, ParseError, Unit};
+
+/// The largest board side: 64 values still fit one machine word per cell.
+pub const MAX_SIZE: usize = 64;
+
+/// The shape of a box: `rows` × `cols` cells, so the board side is `rows * cols`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoxShape {
+    /// Rows of cells in a box.
+    pub rows: usize,
+    /// Columns of cells in a box.
+    pub cols: usize,
+}
+
+impl BoxShape {
+    /// The usual shape for a side of `n`: `R` the largest divisor of `n` not above √n,
+    /// `C = n / R` (9 → 3×3, 6 → 2×3, 12 → 3×4). A prime side gets 1×n boxes, which makes
+    /// the puzzle a Latin square.
+    pub fn for_side(n: usize) -> Self {
+        let rows = (1..=n)
+            .take_while(|r| r * r <= n)
+            .filter(|r| n % r == 0)
+            .last();
+        let rows = rows.unwrap_or(1);
+        BoxShape {
+            rows,
+            cols: n / rows.max(1),
+        }
+    }
+
+    /// The board side, `rows * cols`.
+    pub fn side(self) -> usize {
+        self.rows * self.cols
+    }
+}
+
+impl fmt::Display for BoxShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
+
+/// A Sudoku board of any box shape; `0` marks an empty cell.
+///
+/// ```
+/// use bitcsp::sudoku::Board;
+/// let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+/// let board = Board::from_line(line)?;
+/// assert_eq!(board.side(), 9);
+/// assert_eq!(board.get(0, 0), Some(5));
+/// assert_eq!(board.get(0, 2), None);
+/// assert_eq!(board.to_line(), line);
+/// # Ok::<(), bitcsp::sudoku::ParseError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Board {
+    shape: BoxShape,
+    cells: Vec<u8>,
+}
+
+impl Board {
+    /// An empty board with boxes of `shape`.
+    ///
+    /// # Errors
+    /// [`ParseError::TooLarge`] when the side exceeds [`MAX_SIZE`], [`ParseError::Empty`] for
+    /// a side of 0.
+    pub fn empty(shape: BoxShape) -> Result<Self, ParseError> {
+        let n = shape.side();
+        if n == 0 {
+            return Err(ParseError::Empty);
+        }
+        if n > MAX_SIZE {
+            return Err(ParseError::TooLarge {
+                size: n,
+                max: MAX_SIZE,
+            });
+        }
+        Ok(Board {
+            shape,
+            cells: vec![0; n * n],
+        })
+    }
+
+    /// A board from its cells in row order (`0` empty).
+    ///
+    /// # Errors
+    /// [`ParseError::WrongLength`] when `cells` does not hold side² values,
+    /// [`ParseError::ValueOutOfRange`] for a value above the side (reported at line 1 and
+    /// the cell's position).
+    pub fn from_cells(shape: BoxShape, cells: Vec<u8>) -> Result<Self, ParseError> {
+        let mut board = Board::empty(shape)?;
+        if cells.len() != board.cells.len() {
+            return Err(ParseError::WrongLength {
+                expected: board.cells.len().to_string(),
+                actual: cells.len(),
+            });
+        }
+        if let Some(i) = cells.iter().position(|&v| usize::from(v) > board.side()) {
+            return Err(ParseError::ValueOutOfRange {
+                line: 1,
+                column: i + 1,
+                value: cells[i].to_string(),
+                max: board.side(),
+            });
+        }
+        board.cells = cells;
+        Ok(board)
+    }
+
+    /// The side N of the N×N board.
+    pub fn side(&self) -> usize {
+        self.shape.side()
+    }
+
+    /// The box shape.
+    pub fn shape(&self) -> BoxShape {
+        self.shape
+    }
+
+    /// The digit at 0-based `row`, `col`; `None` when empty or outside the board.
+    pub fn get(&self, row: usize, col: usize) -> Option<u8> {
+        let n = self.side();
+        if row >= n || col >= n {
+            return None;
+        }
+        Some(self.cells[row * n + col]).filter(|&d| d != 0)
+    }
+
+    /// Sets the cell at 0-based `row`, `col` to `digit` (`0` empties it). Returns false, and
+    /// changes nothing, when the position or the digit is outside the board.
+    pub fn set(&mut self, row: usize, col: usize, digit: u8) -> bool {
+        let n = self.side();
+        if row >= n || col >= n || usize::from(digit) > n {
+            return false;
+        }
+        self.cells[row * n + col] = digit;
+        true
+    }
+
+    /// All cells in row order, `0` for empty.
+    pub fn cells(&self) -> &[u8] {
+        &self.cells
+    }
+
+    /// The number of filled cells.
+    pub fn givens(&self) -> usize {
+        self.cells.iter().filter(|&&d| d != 0).count()
+    }
+
+    /// True when every cell is filled.
+    pub fn is_complete(&self) -> bool {
+        self.cells.iter().all(|&d| d != 0)
+    }
+
+    /// The index of the box holding 0-based `row`, `col`.
+    pub fn box_of(&self, row: usize, col: usize) -> usize {
+        let boxes_per_band = self.side() / self.shape.cols;
+        (row / self.shape.rows) * boxes_per_band + col / self.shape.cols
+    }
+
+    /// The cell indices (row order) of every row, column and box: 3N units of N cells.
+    pub fn units(&self) -> Vec<(Unit, Vec<usize>)> {
+        let n = self.side();
+        let (r, c) = (self.shape.rows, self.shape.cols);
+        let mut units = Vec::with_capacity(3 * n);
+        for i in 0..n {
+            units.push((Unit::Row, (0..n).map(|j| i * n + j).collect()));
+        }
+        for j in 0..n {
+            units.push((Unit::Column, (0..n).map(|i| i * n + j).collect()));
+        }
+        for b in 0..n {
+            let (top, left) = ((b / (n / c)) * r, (b % (n / c)) * c);
+            let cells = (0..n).map(|k| (top + k / c) * n + left + k % c).collect();
+            units.push((Unit::Box, cells));
+        }
+        units
+    }
+
+    /// The first pair of givens that share a digit and a row, column or box (LeetCode 36's
+    /// "valid Sudoku"), without solving.
+    pub fn find_clash(&self) -> Option<Clash> {
+        let n = self.side();
+        let cell = |i: usize| Cell {
+            row: i / n + 1,
+            col: i % n + 1,
+        };
+        for (unit, cells) in self.units() {
+            let mut seen = vec![usize::MAX; n + 1];
+            for i in cells {
+                let d = usize::from(self.cells[i]);
+                if d == 0 {
+                    continue;
+                }
+                if seen[d] != usize::MAX {
+                    return Some(Clash {
+                        digit: d as u8,
+                        unit,
+                        first: cell(seen[d]),
+                        second: cell(i),
+                    });
+                }
+                seen[d] = i;
+            }
+        }
+        None
+    }
+
+    /// True when no digit repeats in a row, column or box.
+    pub fn is_valid(&self) -> bool {
+        self.find_clash().is_none()
+    }
+
+    /// Checks that `self`, a completed grid, obeys the rules and keeps the givens of
+    /// `puzzle`.
+    ///
+    /// # Errors
+    /// The first problem found, as a [`CheckError`].
+    pub fn check_solves(&self, puzzle: &Board) -> Result<(), CheckError> {
+        if self.shape != puzzle.shape {
+            return Err(CheckError::SizeMismatch {
+                grid: self.side(),
+                puzzle: puzzle.side(),
+            });
+        }
+        let n = self.side();
+        for (i, (&found, &given)) in self.cells.iter().zip(&puzzle.cells).enumerate() {
+            let cell = Cell {
+                row: i / n + 1,
+                col: i % n + 1,
+            };
+            if found == 0 {
+                return Err(CheckError::Incomplete(cell));
+            }
+            if given != 0 && given != found {
+                return Err(CheckError::GivenChanged { cell, given, found });
+            }
+        }
+        match self.find_clash() {
+            Some(clash) => Err(clash.into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The board as one line of N² symbols, `.` for empty.
+    pub fn to_line(&self) -> String {
+        if self.side() > super::symbols::MAX_SYMBOL_SIDE {
+            return self.to_numbers();
+        }
+        self.cells
+            .iter()
+            .map(|&d| super::symbols::symbol(d))
+            .collect()
+    }
+
+    /// The board as whitespace-separated numbers, `0` for empty (any side).
+    pub fn to_numbers(&self) -> String {
+        let parts: Vec<String> = self.cells.iter().map(u8::to_string).collect();
+        parts.join(" ")
+    }
+
+    /// The board as a block of N lines with `|` between boxes and `-+-` lines between
+    /// bands of boxes.
+    pub fn to_block(&self) -> String {
+        let n = self.side();
+        let (r, c) = (self.shape.rows, self.shape.cols);
+        let numbers = n > super::symbols::MAX_SYMBOL_SIDE;
+        let width = if numbers { n.to_string().len() } else { 1 };
+        let render = |d: u8| -> String {
+            if numbers {
+                format!(
+                    "{:>width$}",
+                    if d == 0 { ".".into() } else { d.to_string() }
+                )
+            } else {
+                super::symbols::symbol(d).to_string()
+            }
+        };
+        let box_width = c * (width + 1) - 1;
+        let rule: Vec<String> = (0..n / c).map(|_| "-".repeat(box_width)).collect();
+        let rule = rule.join("-+-");
+        let mut out = String::new();
+        for row in 0..n {
+            if row > 0 && row % r == 0 {
+                out.push_str(&rule);
+                out.push('\n');
+            }
+            let boxes: Vec<String> = (0..n / c)
+                .map(|b| {
+                    let cells: Vec<String> = (0..c)
+                        .map(|k| render(self.cells[row * n + b * c + k]))
+                        .collect();
+                    cells.join(" ")
+                })
+                .collect();
+            out.push_str(&boxes.join(" | "));
+            out.push('\n');
+        }
+        out
+    }
+}
+
+impl fmt::Display for Board {
+    /// The block form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_block())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usual_box_shapes_follow_the_largest_divisor_rule() {
+        let shape = |n| {
+            let s = BoxShape::for_side(n);
+            (s.rows, s.cols)
+        };
+        assert_eq!(shape(4), (2, 2));
+        assert_eq!(shape(6), (2, 3));
+        assert_eq!(shape(9), (3, 3));
+        assert_eq!(shape(12), (3, 4));
+        assert_eq!(shape(16), (4, 4));
+        assert_eq!(shape(25), (5, 5));
+        assert_eq!(shape(7), (1, 7));
+    }
+
+    #[test]
+    fn boxes_of_a_six_board_are_two_by_three() {
+        let b = Board::empty(BoxShape::for_side(6)).unwrap();
+        let units = b.units();
+        let first_box = &units[12].1;
+        assert_eq!(first_box, &vec![0, 1, 2, 6, 7, 8]);
+        assert_eq!(b.box_of(2, 4), 3);
+    }
+
+    #[test]
+    fn clash_names_the_digit_and_both_cells() {
+        let mut b = Board::empty(BoxShape::for_side(9)).unwrap();
+        b.set(0, 0, 5);
+        b.set(2, 2, 5);
+        let clash = b.find_clash().unwrap();
+        assert_eq!(clash.digit, 5);
+        assert_eq!(clash.unit, Unit::Box);
+        assert_eq!(
+            (clash.first, clash.second),
+            (Cell { row: 1, col: 1 }, Cell { row: 3, col: 3 })
+        );
+        assert_eq!(
+            clash.to_string(),
+            "digit 5 appears twice in a box: r1c1 and r3c3"
+        );
+    }
+
+    #[test]
+    fn block_form_separates_boxes() {
+        let b = Board::empty(BoxShape::for_side(4)).unwrap();
+        assert_eq!(
+            b.to_block(),
+            ". . | . .\n. . | . .\n----+----\n. . | . .\n. . | . .\n"
+        );
+    }
+}

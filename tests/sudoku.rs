@@ -1,0 +1,220 @@
+//! Sudoku through the library on real puzzle sets: every solution checked by the rule
+//! checker, uniqueness counts, and every board size.
+
+use bitcsp::sudoku::{self, Board, BoxShape, CheckError};
+use bitcsp::{CountStatus, SolveResult, Solver};
+
+fn puzzles(file: &str) -> Vec<Board> {
+    let path = format!("{}/tests/data/sudoku/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    text.lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .enumerate()
+        .map(|(i, l)| Board::from_line(l).unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1)))
+        .collect()
+}
+
+/// Solves and proves unique: exactly one solution, and it obeys the rules.
+fn assert_unique_and_checked(file: &str) {
+    let boards = puzzles(file);
+    assert!(!boards.is_empty());
+    for (i, board) in boards.iter().enumerate() {
+        let solution = sudoku::solve(board)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{file}:{}: no solution", i + 1));
+        solution
+            .check_solves(board)
+            .unwrap_or_else(|e| panic!("{file}:{}: {e}", i + 1));
+        let count = sudoku::count_solutions(board, 2).unwrap();
+        assert_eq!(count.count, 1, "{file}:{}", i + 1);
+        assert_eq!(count.status, CountStatus::Complete);
+    }
+}
+
+#[test]
+fn leetcode_examples_solve_to_the_given_solutions_in_both_forms() {
+    let path = format!(
+        "{}/tests/data/sudoku/leetcode_examples.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut checked = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let Some(array_start) = line.find('[') else {
+            continue;
+        };
+        if !line.starts_with('#') {
+            continue;
+        }
+        let from_array = Board::parse(&line[array_start..]).unwrap();
+        let from_line = Board::from_line(lines[i + 1]).unwrap();
+        assert_eq!(from_array, from_line);
+        let expected = Board::from_line(lines[i + 2]).unwrap();
+        let solved = sudoku::solve(&from_array).unwrap().unwrap();
+        assert_eq!(solved, expected);
+        assert_eq!(solved.to_line(), lines[i + 2]);
+        checked += 1;
+    }
+    assert!(checked >= 2, "only {checked} examples found");
+}
+
+#[test]
+fn seventeen_clue_sample_is_solved_uniquely() {
+    assert_unique_and_checked("17_clue_sample.txt");
+}
+
+#[test]
+fn forum_hardest_samples_are_solved_uniquely() {
+    assert_unique_and_checked("forum_hardest_1905_sample.txt");
+    assert_unique_and_checked("forum_hardest_1106_sample.txt");
+}
+
+#[test]
+fn magictour_kaggle_and_norvig_samples_are_solved_uniquely() {
+    assert_unique_and_checked("magictour_sample.txt");
+    assert_unique_and_checked("kaggle_sample.txt");
+    assert_unique_and_checked("norvig_hardest.txt");
+}
+
+#[test]
+fn serg_benchmark_puzzles_have_several_solutions() {
+    for (i, board) in puzzles("serg_sample.txt").iter().enumerate() {
+        let count = sudoku::count_solutions(board, 2).unwrap();
+        assert_eq!(count.count, 2, "serg line {}", i + 1);
+        assert_eq!(count.status, CountStatus::LimitReached);
+    }
+}
+
+#[test]
+fn removing_a_clue_of_a_minimal_puzzle_gives_several_solutions() {
+    for board in puzzles("17_clue_sample.txt").iter().take(50) {
+        let mut sixteen = board.clone();
+        let first_given = board.cells().iter().position(|&d| d != 0).unwrap();
+        sixteen.set(first_given / 9, first_given % 9, 0);
+        assert_eq!(sixteen.givens(), 16);
+        assert_eq!(sudoku::count_solutions(&sixteen, 2).unwrap().count, 2);
+    }
+}
+
+#[test]
+fn empty_board_has_several_solutions() {
+    let empty = Board::empty(BoxShape::for_side(9)).unwrap();
+    let count = sudoku::count_solutions(&empty, 2).unwrap();
+    assert_eq!((count.count, count.status), (2, CountStatus::LimitReached));
+}
+
+#[test]
+fn clashing_givens_are_invalid_and_not_solved() {
+    let mut line = ".".repeat(81);
+    line.replace_range(0..1, "7");
+    line.replace_range(40..41, "7"); // r5c5: no clash with r1c1
+    assert!(sudoku::is_valid(&Board::from_line(&line).unwrap()));
+    line.replace_range(72..73, "7"); // r9c1: same column as r1c1
+    let board = Board::from_line(&line).unwrap();
+    assert!(!sudoku::is_valid(&board));
+    let err = sudoku::solve(&board).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "digit 7 appears twice in a column: r1c1 and r9c1"
+    );
+}
+
+#[test]
+fn unsatisfiable_board_without_a_direct_clash_counts_zero() {
+    // Row 1 lacks only a 9, and column 9 already has one: no cell is left for it.
+    let mut line = "12345678.".to_string() + &".".repeat(72);
+    line.replace_range(44..45, "9"); // r5c9
+    let board = Board::from_line(&line).unwrap();
+    assert!(sudoku::is_valid(&board));
+    let count = sudoku::count_solutions(&board, 2).unwrap();
+    assert_eq!((count.count, count.status), (0, CountStatus::Complete));
+    assert_eq!(sudoku::solve(&board).unwrap(), None);
+}
+
+#[test]
+fn checker_rejects_wrong_grids() {
+    let board = puzzles("kaggle_sample.txt").remove(0);
+    let solution = sudoku::solve(&board).unwrap().unwrap();
+    let given = board.cells().iter().position(|&d| d != 0).unwrap();
+    let mut changed = solution.clone();
+    let other = solution.cells()[given] % 9 + 1;
+    changed.set(given / 9, given % 9, other);
+    assert!(matches!(
+        changed.check_solves(&board),
+        Err(CheckError::GivenChanged { .. })
+    ));
+    let mut holed = solution.clone();
+    holed.set(4, 4, 0);
+    assert!(matches!(
+        holed.check_solves(&board),
+        Err(CheckError::Incomplete(_))
+    ));
+    let free = board.cells().iter().position(|&d| d == 0).unwrap();
+    let mut broken = solution.clone();
+    broken.set(free / 9, free % 9, solution.cells()[free] % 9 + 1);
+    assert!(matches!(
+        broken.check_solves(&board),
+        Err(CheckError::Clash(_))
+    ));
+}
+
+/// A puzzle of the given shape: a solved empty board with cells removed by a fixed
+/// pseudo-random sequence.
+fn carved(shape: BoxShape, keep_percent: u64) -> Board {
+    let grid = sudoku::solve(&Board::empty(shape).unwrap())
+        .unwrap()
+        .unwrap();
+    let mut puzzle = grid.clone();
+    let n = shape.side();
+    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+    for i in 0..n * n {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        if state % 100 >= keep_percent {
+            puzzle.set(i / n, i % n, 0);
+        }
+    }
+    puzzle
+}
+
+#[test]
+fn every_board_size_is_solved_and_checked() {
+    for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        let shape = BoxShape { rows, cols };
+        for keep in [20, 40, 60] {
+            let puzzle = carved(shape, keep);
+            let (model, cells) = sudoku::model(&puzzle).unwrap();
+            let mut solver = Solver::new(&model);
+            let SolveResult::Solution(s) = solver.solve() else {
+                panic!("{shape} keep {keep}: no solution");
+            };
+            let solved = sudoku::decode(&puzzle, &cells, &s);
+            solved
+                .check_solves(&puzzle)
+                .unwrap_or_else(|e| panic!("{shape} keep {keep}: {e}"));
+            assert_eq!(Board::parse(&solved.to_line()).unwrap(), solved);
+        }
+    }
+}
+
+#[test]
+fn empty_sixteen_and_half_filled_twenty_five_need_few_nodes() {
+    let empty16 = Board::empty(BoxShape { rows: 4, cols: 4 }).unwrap();
+    let (model, _) = sudoku::model(&empty16).unwrap();
+    let mut solver = Solver::new(&model);
+    assert!(matches!(solver.solve(), SolveResult::Solution(_)));
+    assert!(solver.stats().nodes <= 1_000, "{:?}", solver.stats());
+
+    let half25 = carved(BoxShape { rows: 5, cols: 5 }, 50);
+    let (model, cells) = sudoku::model(&half25).unwrap();
+    let mut solver = Solver::new(&model);
+    let SolveResult::Solution(s) = solver.solve() else {
+        panic!("no solution")
+    };
+    assert!(sudoku::decode(&half25, &cells, &s)
+        .check_solves(&half25)
+        .is_ok());
+    assert!(solver.stats().nodes <= 20_000, "{:?}", solver.stats());
+}
