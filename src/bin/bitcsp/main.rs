@@ -1,0 +1,166 @@
+//! The `bitcsp` command line: a thin layer over the library's public API.
+//!
+//! Exit status for every command: 0 all answered, 1 some input malformed or unsatisfiable,
+//! 3 a time or node limit stopped some search, 2 bad usage, 130 interrupted by Ctrl-C.
+#![forbid(unsafe_code)]
+
+mod batch;
+mod exit;
+mod input;
+mod interrupt;
+mod progress;
+mod sudoku_cmd;
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use bitcsp::sudoku::BoxShape;
+use clap::{Args, Parser, Subcommand};
+
+use sudoku_cmd::{Action, Format, Settings};
+
+/// Constraint solving from the command line: Sudoku, N-Queens and graph colouring.
+#[derive(Parser, Debug)]
+#[command(name = "bitcsp", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Solve, count or check Sudoku puzzles, one per line.
+    #[command(subcommand)]
+    Sudoku(SudokuCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum SudokuCommand {
+    /// Print the solution of each puzzle (an empty line when there is none).
+    Solve(BatchArgs),
+    /// Print the number of solutions of each puzzle, up to a limit (`N+` when reached).
+    Count {
+        /// Stop counting at this many solutions.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
+        limit: u64,
+        #[command(flatten)]
+        batch: BatchArgs,
+    },
+    /// Print `valid` or `invalid` for each board, without solving.
+    Check(BatchArgs),
+}
+
+/// Options shared by the Sudoku commands.
+#[derive(Args, Debug)]
+struct BatchArgs {
+    /// Puzzle files, one puzzle per line (`-` or none: standard input).
+    files: Vec<String>,
+    /// Output format of solutions.
+    #[arg(long, value_enum, default_value_t = Format::Line)]
+    format: Format,
+    /// Print search statistics per puzzle and in total on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Treat a puzzle with more than one solution as an error.
+    #[arg(long)]
+    unique: bool,
+    /// Worker threads (default: one per core). Output order does not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Box shape RxC (R rows, C columns per box); default: from the line length.
+    #[arg(long, value_name = "RxC", value_parser = parse_shape)]
+    size: Option<BoxShape>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Search limits, applied to each puzzle or search separately.
+#[derive(Args, Debug, Clone, Copy)]
+struct LimitArgs {
+    /// Stop a search after this many seconds (decimals allowed).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<Duration>,
+    /// Stop a search after this many nodes.
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
+}
+
+fn parse_shape(text: &str) -> Result<BoxShape, String> {
+    let (r, c) = text
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("expected RxC such as 3x3, got {text:?}"))?;
+    let number = |s: &str| -> Result<usize, String> {
+        s.trim()
+            .parse::<usize>()
+            .ok()
+            .filter(|&v| v >= 1)
+            .ok_or_else(|| format!("{s:?} is not a positive whole number"))
+    };
+    let shape = BoxShape {
+        rows: number(r)?,
+        cols: number(c)?,
+    };
+    if shape.rows * shape.cols > bitcsp::sudoku::MAX_SIZE {
+        return Err(format!(
+            "boxes of {shape} make a side of {}, above the maximum of {}",
+            shape.rows * shape.cols,
+            bitcsp::sudoku::MAX_SIZE
+        ));
+    }
+    Ok(shape)
+}
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !seconds.is_finite() || seconds < 0.0 {
+        return Err(format!("{text:?} is not a non-negative number of seconds"));
+    }
+    Duration::try_from_secs_f64(seconds).map_err(|e| format!("{text:?}: {e}"))
+}
+
+fn threads(requested: Option<u64>) -> usize {
+    requested.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        |n| n as usize,
+    )
+}
+
+fn sudoku(command: SudokuCommand) -> ExitCode {
+    let (action, args) = match command {
+        SudokuCommand::Solve(args) => (Action::Solve, args),
+        SudokuCommand::Count { limit, batch } => (Action::Count { limit }, batch),
+        SudokuCommand::Check(args) => (Action::Check, args),
+    };
+    let settings = Settings {
+        action,
+        format: args.format,
+        unique: args.unique,
+        stats: args.stats,
+        shape: args.size,
+        threads: threads(args.threads),
+        time_limit: args.limits.time_limit,
+        node_limit: args.limits.node_limit,
+    };
+    sudoku_cmd::run(&args.files, &settings).code()
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let usage_error = e.use_stderr();
+            let _ = e.print();
+            return if usage_error {
+                ExitCode::from(exit::USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match cli.command {
+        Command::Sudoku(command) => sudoku(command),
+    }
+}

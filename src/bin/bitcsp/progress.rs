@@ -1,0 +1,75 @@
+//! A progress bar on stderr for long runs, shown only when stderr is a terminal.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A bar over bytes of input (or a spinner when the size is unknown); silent when stderr is
+/// not a terminal.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    /// A bar for an input of `total_bytes` (`None`: unknown size).
+    pub fn new(total_bytes: Option<u64>) -> Self {
+        if !std::io::stderr().is_terminal() {
+            return Progress { bar: None };
+        }
+        let bar = match total_bytes {
+            Some(total) => ProgressBar::new(total).with_style(
+                ProgressStyle::with_template("{bar:40} {percent}% {msg} ({elapsed})")
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            ),
+            None => ProgressBar::new_spinner(),
+        };
+        bar.enable_steady_tick(Duration::from_millis(200));
+        Progress { bar: Some(bar) }
+    }
+
+    /// A bar over a fraction in `[0, 1]`, for searches.
+    pub fn fraction() -> Self {
+        let progress = Progress::new(Some(1_000_000));
+        if let Some(bar) = &progress.bar {
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{bar:40} {percent}% of the search tree {msg} ({elapsed})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+            );
+        }
+        progress
+    }
+
+    /// Moves the bar to `bytes` read, `puzzles` done.
+    pub fn set_position(&self, bytes: u64, puzzles: u64) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(bytes);
+            bar.set_message(format!("{puzzles} puzzles"));
+        }
+    }
+
+    /// Moves a fraction bar to `fraction` with a message.
+    pub fn set_fraction(&self, fraction: f64, message: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_position((fraction.clamp(0.0, 1.0) * 1e6) as u64);
+            bar.set_message(message);
+        }
+    }
+
+    /// Runs `f` with the bar hidden, so that printed lines do not tear it.
+    pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
+    /// Removes the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! `bitcsp sudoku solve|count|check`: batches of puzzles, one a line, answered in input
+//! order on as many threads as asked.
+
+use std::io::{self, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bitcsp::sudoku::{self, Board, BoxShape, ParseError};
+use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
+
+use crate::batch::{self, CHUNK};
+use crate::exit::Outcome;
+use crate::input::{Line, LineContent, Source};
+use crate::interrupt;
+use crate::progress::Progress;
+
+/// What to do with each puzzle.
+#[derive(Clone, Copy, Debug)]
+pub enum Action {
+    /// Print the first solution.
+    Solve,
+    /// Print the number of solutions up to the limit.
+    Count { limit: u64 },
+    /// Print `valid` or `invalid` without solving.
+    Check,
+}
+
+/// How solutions are printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// One line of N² symbols per puzzle.
+    Line,
+    /// A block with box separators, boards separated by a blank line.
+    Block,
+}
+
+/// Settings shared by every puzzle of a run.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub action: Action,
+    pub format: Format,
+    pub unique: bool,
+    pub stats: bool,
+    pub shape: Option<BoxShape>,
+    pub threads: usize,
+    pub time_limit: Option<Duration>,
+    pub node_limit: Option<u64>,
+}
+
+/// The answer for one puzzle line.
+#[derive(Debug, Default)]
+struct Report {
+    /// What goes to stdout (`None`: an empty line in line format, nothing in block format).
+    out: Option<String>,
+    /// Messages for stderr, each printed as `FILE:LINE: message`.
+    messages: Vec<String>,
+    outcome: Outcome,
+    stats: Option<Statistics>,
+}
+
+impl Report {
+    fn failed(message: String) -> Self {
+        Report {
+            messages: vec![message],
+            outcome: Outcome {
+                failed: true,
+                ..Outcome::default()
+            },
+            ..Report::default()
+        }
+    }
+
+    fn stopped(&mut self, reason: StopReason) {
+        self.messages.push(reason.to_string());
+        match reason {
+            StopReason::Cancelled => self.outcome.interrupted = true,
+            StopReason::NodeLimit | StopReason::TimeLimit => self.outcome.limited = true,
+        }
+    }
+}
+
+/// Runs the command over `files` (standard input when empty) and returns the outcome.
+pub fn run(files: &[String], settings: &Settings) -> Outcome {
+    batch::quiet_panics();
+    let pool = match batch::pool(settings.threads) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("bitcsp: {e}");
+            return Outcome {
+                failed: true,
+                ..Outcome::default()
+            };
+        }
+    };
+    let cancel = interrupt::flag();
+    let mut total = Outcome::default();
+    let mut printer = Printer::new(settings);
+    let names: Vec<String> = if files.is_empty() {
+        vec!["-".to_string()]
+    } else {
+        files.to_vec()
+    };
+    for name in &names {
+        let mut source = match Source::open(name) {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("{name}: cannot read: {e}");
+                total.failed = true;
+                continue;
+            }
+        };
+        let progress = Progress::new(source.total_bytes);
+        loop {
+            let (chunk, read_error) = read_chunk(&mut source);
+            let reports = batch::run_ordered(
+                &pool,
+                &chunk,
+                |line| process(line, settings, &cancel),
+                |_, msg| Report::failed(format!("internal error (please report): {msg}")),
+            );
+            for (line, report) in chunk.iter().zip(reports) {
+                progress.suspend(|| printer.print(&source.name, line, &report));
+                total.merge(report.outcome);
+            }
+            printer.flush();
+            progress.set_position(source.bytes_read, printer.puzzles);
+            if let Some(e) = read_error {
+                progress.suspend(|| eprintln!("{}: read error: {e}", source.name));
+                total.failed = true;
+                break;
+            }
+            if chunk.is_empty() || interrupt::interrupted() || printer.closed {
+                break;
+            }
+        }
+        progress.finish();
+        if interrupt::interrupted() || printer.closed {
+            total.interrupted |= interrupt::interrupted();
+            break;
+        }
+    }
+    printer.finish(settings);
+    total
+}
+
+/// Up to [`CHUNK`] puzzle lines, and the read error that ended the chunk early, if any.
+fn read_chunk(source: &mut Source) -> (Vec<Line>, Option<io::Error>) {
+    let mut chunk = Vec::with_capacity(CHUNK);
+    while chunk.len() < CHUNK {
+        match source.next_puzzle_line() {
+            Ok(Some(line)) => chunk.push(line),
+            Ok(None) => break,
+            Err(e) => return (chunk, Some(e)),
+        }
+    }
+    (chunk, None)
+}
+
+fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
+    let text = match &line.content {
+        LineContent::Text(t) => t,
+        LineContent::InvalidUtf8 { column } => {
+            return unreadable(settings, format!("column {column}: invalid UTF-8"))
+        }
+        LineContent::TooLong { bytes } => {
+            return unreadable(settings, format!("line too long ({bytes} bytes)"))
+        }
+    };
+    let board = match Board::parse_with_shape(text, settings.shape) {
+        Ok(b) => b,
+        Err(e) => return unreadable(settings, describe(&e)),
+    };
+    if let Some(clash) = board.find_clash() {
+        return unreadable(settings, clash.to_string());
+    }
+    if let Action::Check = settings.action {
+        return Report {
+            out: Some("valid".into()),
+            ..Report::default()
+        };
+    }
+    let (model, cells) = match sudoku::model(&board) {
+        Ok(m) => m,
+        Err(e) => return Report::failed(e.to_string()),
+    };
+    let mut solver = Solver::new(&model);
+    solver
+        .set_time_limit(settings.time_limit)
+        .set_node_limit(settings.node_limit)
+        .set_cancel_flag(Some(Arc::clone(cancel)));
+    let mut report = match settings.action {
+        Action::Solve if settings.unique => solve_unique(&mut solver, &board, &cells, settings),
+        Action::Solve => solve_first(&mut solver, &board, &cells, settings),
+        Action::Count { limit } => count(&mut solver, limit, settings.unique),
+        Action::Check => Report::default(),
+    };
+    report.stats = Some(solver.stats());
+    report
+}
+
+/// A line that is not a valid board: `invalid` for check, an empty answer otherwise.
+fn unreadable(settings: &Settings, message: String) -> Report {
+    let mut report = Report::failed(message);
+    if let Action::Check = settings.action {
+        report.out = Some("invalid".into());
+    }
+    report
+}
+
+/// A parse error for a one-line puzzle: the column matters, the line is the file's.
+fn describe(e: &ParseError) -> String {
+    let text = e.to_string();
+    match text.strip_prefix("line 1, ") {
+        Some(rest) => rest.to_string(),
+        None => text,
+    }
+}
+
+fn render(board: &Board, settings: &Settings) -> String {
+    match settings.format {
+        Format::Line => board.to_line(),
+        Format::Block => board.to_block(),
+    }
+}
+
+fn solve_first(
+    solver: &mut Solver,
+    board: &Board,
+    cells: &[bitcsp::VarId],
+    settings: &Settings,
+) -> Report {
+    match solver.solve() {
+        SolveResult::Solution(s) => Report {
+            out: Some(render(&sudoku::decode(board, cells, &s), settings)),
+            ..Report::default()
+        },
+        SolveResult::Unsatisfiable => Report::failed("no solution".into()),
+        SolveResult::Stopped(reason) => {
+            let mut r = Report::default();
+            r.stopped(reason);
+            r
+        }
+    }
+}
+
+fn solve_unique(
+    solver: &mut Solver,
+    board: &Board,
+    cells: &[bitcsp::VarId],
+    settings: &Settings,
+) -> Report {
+    let found: Vec<bitcsp::Solution> = solver.solutions().take(2).collect();
+    let stop = solver.stop_reason();
+    match (found.len(), stop) {
+        (2, _) => Report::failed("more than one solution".into()),
+        (0, None) => Report::failed("no solution".into()),
+        (_, stop) => {
+            let mut r = Report {
+                out: found
+                    .first()
+                    .map(|s| render(&sudoku::decode(board, cells, s), settings)),
+                ..Report::default()
+            };
+            if let Some(reason) = stop {
+                r.stopped(reason);
+            }
+            r
+        }
+    }
+}
+
+fn count(solver: &mut Solver, limit: u64, unique: bool) -> Report {
+    let c = solver.count(Some(limit));
+    let mut report = Report::default();
+    report.out = Some(match c.status {
+        CountStatus::Complete => c.count.to_string(),
+        _ => format!("{}+", c.count),
+    });
+    if let CountStatus::Stopped(reason) = c.status {
+        report.stopped(reason);
+    } else if c.count == 0 {
+        report.messages.push("no solution".into());
+        report.outcome.failed = true;
+    } else if unique && c.count > 1 {
+        report.messages.push("more than one solution".into());
+        report.outcome.failed = true;
+    }
+    report
+}
+
+/// Writes answers to stdout and messages to stderr, and keeps the totals for `--stats`.
+struct Printer {
+    out: io::BufWriter<io::Stdout>,
+    format: Format,
+    stats: bool,
+    puzzles: u64,
+    printed_blocks: u64,
+    total: Statistics,
+    started: Instant,
+    /// Stdout was closed (e.g. piped into `head`): stop working.
+    closed: bool,
+}
+
+impl Printer {
+    fn new(settings: &Settings) -> Self {
+        Printer {
+            out: io::BufWriter::new(io::stdout()),
+            format: settings.format,
+            stats: settings.stats,
+            puzzles: 0,
+            printed_blocks: 0,
+            total: Statistics::default(),
+            started: Instant::now(),
+            closed: false,
+        }
+    }
+
+    fn print(&mut self, file: &str, line: &Line, report: &Report) {
+        self.puzzles += 1;
+        let result = match (self.format, &report.out) {
+            (Format::Line, out) => writeln!(self.out, "{}", out.as_deref().unwrap_or("")),
+            (Format::Block, Some(block)) if block.contains('\n') => {
+                let sep = if self.printed_blocks > 0 { "\n" } else { "" };
+                self.printed_blocks += 1;
+                write!(self.out, "{sep}{block}")
+            }
+            (Format::Block, Some(word)) => writeln!(self.out, "{word}"),
+            (Format::Block, None) => Ok(()),
+        };
+        if result.is_err() {
+            self.closed = true;
+        }
+        for m in &report.messages {
+            eprintln!("{file}:{}: {m}", line.number);
+        }
+        if let Some(s) = report.stats.filter(|_| self.stats) {
+            eprintln!(
+                "{file}:{}: nodes {}, failures {}, propagations {}, time {:.3} ms",
+                line.number,
+                s.nodes,
+                s.failures,
+                s.propagations,
+                s.elapsed.as_secs_f64() * 1e3
+            );
+            self.total.nodes += s.nodes;
+            self.total.failures += s.failures;
+            self.total.propagations += s.propagations;
+            self.total.elapsed += s.elapsed;
+        }
+    }
+
+    fn flush(&mut self) {
+        if self.out.flush().is_err() {
+            self.closed = true;
+        }
+    }
+
+    fn finish(&mut self, settings: &Settings) {
+        self.flush();
+        if settings.stats {
+            eprintln!(
+                "total: {} puzzles, nodes {}, failures {}, propagations {}, search time {:.3} ms, wall time {:.3} ms",
+                self.puzzles,
+                self.total.nodes,
+                self.total.failures,
+                self.total.propagations,
+                self.total.elapsed.as_secs_f64() * 1e3,
+                self.started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+}

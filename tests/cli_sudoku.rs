@@ -1,0 +1,218 @@
+//! `bitcsp sudoku` run as a process: output lines, `FILE:LINE` errors and exit statuses.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use bitcsp::sudoku::Board;
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+const SOLUTION: &str =
+    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
+
+fn bitcsp(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let out = child.wait_with_output().expect("binary finishes");
+    writer.join().expect("writer");
+    out
+}
+
+fn stdout_lines(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn temp_file(name: &str, content: &[u8]) -> String {
+    let dir = std::env::temp_dir().join(format!("bitcsp-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn mixed_batch_keeps_one_line_per_puzzle_and_reports_each_bad_line() {
+    let clash = PUZZLE.replacen('3', "5", 1);
+    let mut bad_char = PUZZLE.to_string();
+    bad_char.replace_range(20..21, "x");
+    let unsat = format!("12345678.{}", ".".repeat(35) + "9" + &".".repeat(36));
+    let input = format!(
+        "# comment\n{PUZZLE}\n\n{clash}\n{bad_char}\n{}\n{unsat}\n{PUZZLE}\r\n",
+        &PUZZLE[..80]
+    );
+    let path = temp_file("mixed.txt", input.as_bytes());
+    let out = bitcsp(&["sudoku", "solve", &path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout_lines(&out), vec![SOLUTION, "", "", "", "", SOLUTION]);
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "{path}:4: digit 5 appears twice in a row: r1c1 and r1c2"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{path}:5: column 21: invalid character 'x'")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{path}:6: expected 81 (a square number) cells, found 80"
+        )),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{path}:7: no solution")), "{err}");
+}
+
+#[test]
+fn standard_input_is_named_in_messages() {
+    let out = bitcsp(&["sudoku", "solve"], b"garbage!\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout_lines(&out), vec![""]);
+    assert!(stderr(&out).starts_with("<stdin>:1: "), "{}", stderr(&out));
+}
+
+#[test]
+fn all_good_batch_exits_zero_and_order_holds_with_any_thread_count() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/sudoku/magictour_sample.txt"
+    ))
+    .unwrap();
+    let one = bitcsp(&["sudoku", "solve", "--threads", "1"], text.as_bytes());
+    let four = bitcsp(&["sudoku", "solve", "--threads", "4"], text.as_bytes());
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.stdout, four.stdout);
+    let lines = stdout_lines(&one);
+    let puzzles: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), puzzles.len());
+    for (p, s) in puzzles.iter().zip(&lines) {
+        let puzzle = Board::from_line(p).unwrap();
+        Board::from_line(s).unwrap().check_solves(&puzzle).unwrap();
+    }
+}
+
+#[test]
+fn count_prints_plus_at_the_limit_and_unique_flags_several_solutions() {
+    let empty = ".".repeat(81);
+    let input = format!("{PUZZLE}\n{empty}\n");
+    let out = bitcsp(&["sudoku", "count", "--limit", "3"], input.as_bytes());
+    assert_eq!(stdout_lines(&out), vec!["1", "3+"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = bitcsp(&["sudoku", "solve", "--unique"], input.as_bytes());
+    assert_eq!(stdout_lines(&out), vec![SOLUTION, ""]);
+    assert!(stderr(&out).contains("<stdin>:2: more than one solution"));
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn check_answers_valid_or_invalid_without_solving() {
+    let clash = PUZZLE.replacen('3', "5", 1);
+    let input = format!("{PUZZLE}\n{clash}\nxyz\n");
+    let out = bitcsp(&["sudoku", "check"], input.as_bytes());
+    assert_eq!(stdout_lines(&out), vec!["valid", "invalid", "invalid"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn block_format_separates_boards_with_a_blank_line() {
+    let input = format!("{PUZZLE}\n{PUZZLE}\n");
+    let out = bitcsp(&["sudoku", "solve", "--format", "block"], input.as_bytes());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let blocks: Vec<&str> = text.split("\n\n").collect();
+    assert_eq!(blocks.len(), 2);
+    for b in blocks {
+        assert_eq!(Board::parse(b).unwrap().to_line(), SOLUTION);
+    }
+}
+
+#[test]
+fn other_sizes_are_detected_or_given() {
+    let six = Board::parse(&"......".repeat(6)).unwrap();
+    assert_eq!(six.shape().rows, 2);
+    let out = bitcsp(
+        &["sudoku", "solve"],
+        format!("{}\n", ".".repeat(36)).as_bytes(),
+    );
+    let line = &stdout_lines(&out)[0];
+    Board::from_line(line).unwrap().check_solves(&six).unwrap();
+    let out = bitcsp(
+        &["sudoku", "solve", "--size", "3x2"],
+        format!("{}\n", ".".repeat(36)).as_bytes(),
+    );
+    let board = Board::from_line_with_shape(
+        &stdout_lines(&out)[0],
+        Some(bitcsp::sudoku::BoxShape { rows: 3, cols: 2 }),
+    )
+    .unwrap();
+    assert!(board.is_valid() && board.is_complete());
+}
+
+#[test]
+fn limits_stop_a_puzzle_say_so_and_exit_three() {
+    let empty25 = ".".repeat(625);
+    let out = bitcsp(
+        &[
+            "sudoku",
+            "count",
+            "--limit",
+            "1000000",
+            "--node-limit",
+            "50",
+        ],
+        format!("{empty25}\n").as_bytes(),
+    );
+    assert_eq!(out.status.code(), Some(3));
+    let lines = stdout_lines(&out);
+    assert!(lines[0].ends_with('+'), "{lines:?}");
+    assert!(stderr(&out).contains("<stdin>:1: stopped by node limit"));
+}
+
+#[test]
+fn bad_usage_exits_two() {
+    for args in [
+        vec!["sudoku", "solve", "--threads", "zero"],
+        vec!["sudoku", "solve", "--size", "3by3"],
+        vec!["sudoku", "solve", "--time-limit", "-1"],
+        vec!["sudoku", "frobnicate"],
+        vec!["sudoku", "count", "--limit", "0"],
+    ] {
+        let out = bitcsp(&args, b"");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn missing_file_is_reported_and_the_next_file_still_solved() {
+    let good = temp_file("good.txt", format!("{PUZZLE}\n").as_bytes());
+    let out = bitcsp(&["sudoku", "solve", "/no/such/file.txt", &good], b"");
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stdout_lines(&out), vec![SOLUTION]);
+    assert!(stderr(&out).contains("/no/such/file.txt: cannot read"));
+}
+
+#[test]
+fn help_and_version_work() {
+    let out = bitcsp(&["--help"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("sudoku"));
+    let out = bitcsp(&["--version"], b"");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bitcsp "));
+}
