@@ -40,6 +40,8 @@ mod store;
 mod trail;
 
 // Thin models on top of the core.
+pub mod coloring;
+pub mod queens;
 pub mod sudoku;
 
 pub use domain::Domain;

@@ -95,7 +95,9 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
 }
 
 /// Pairs of all-different groups without offsets, over one-word domains with one common
-/// base, that share at least two variables.
+/// base, that share at least two variables, where at least one group is a permutation (as
+/// many variables as values): only then can the rule ever fire, and posting it for every
+/// overlapping pair of a dense model would cost more than it finds.
 fn overlapping_plain_groups(model: &Model, store: &Store) -> Vec<(Vec<usize>, Vec<usize>)> {
     let groups: Vec<Vec<usize>> = model
         .posted()
@@ -114,6 +116,7 @@ fn overlapping_plain_groups(model: &Model, store: &Store) -> Vec<(Vec<usize>, Ve
             by_var[v].push(g);
         }
     }
+    let a_vars = |a: usize| groups[a].as_slice();
     let mut pairs = Vec::new();
     let mut shared = vec![0usize; groups.len()];
     for (a, vars) in groups.iter().enumerate() {
@@ -128,10 +131,19 @@ fn overlapping_plain_groups(model: &Model, store: &Store) -> Vec<(Vec<usize>, Ve
                 .iter()
                 .chain(&groups[b])
                 .all(|&v| store.layout(v).base == store.layout(vars[0]).base);
-            if shared[b] >= 2 && same_base {
+            if shared[b] >= 2
+                && same_base
+                && (is_permutation(store, a_vars(a)) || is_permutation(store, &groups[b]))
+            {
                 pairs.push((groups[a].clone(), groups[b].clone()));
             }
         }
     }
     pairs
+}
+
+/// True when the group's variables can take exactly as many values as there are variables.
+fn is_permutation(store: &Store, vars: &[usize]) -> bool {
+    let values = vars.iter().fold(0u64, |acc, &v| acc | store.first_word(v));
+    values.count_ones() as usize == vars.len()
 }

@@ -5,10 +5,12 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod color_cmd;
 mod exit;
 mod input;
 mod interrupt;
 mod progress;
+mod queens_cmd;
 mod sudoku_cmd;
 
 use std::process::ExitCode;
@@ -32,6 +34,47 @@ enum Command {
     /// Solve, count or check Sudoku puzzles, one per line.
     #[command(subcommand)]
     Sudoku(SudokuCommand),
+    /// Place N non-attacking queens: one board, a count, or every solution.
+    Queens(QueensArgs),
+    /// Colour a DIMACS graph: the chromatic number, or whether K colours suffice.
+    Color(ColorArgs),
+}
+
+/// Options of `bitcsp queens`.
+#[derive(Args, Debug)]
+struct QueensArgs {
+    /// The board size (1 to 1000).
+    #[arg(value_parser = clap::value_parser!(u64).range(1..=bitcsp::queens::MAX_N as u64))]
+    n: u64,
+    /// Print the number of solutions instead of one board.
+    #[arg(long, conflicts_with = "all")]
+    count: bool,
+    /// Print every solution, one line each: the 1-based row of each column.
+    #[arg(long)]
+    all: bool,
+    /// Stop after this many solutions (printed as `L+` with --count).
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u64).range(1..))]
+    limit: Option<u64>,
+    /// Count with the mirror symmetry broken (half the boards, doubled).
+    #[arg(long, requires = "count", conflicts_with = "limit")]
+    symmetry: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Options of `bitcsp color`.
+#[derive(Args, Debug)]
+struct ColorArgs {
+    /// The graph, in DIMACS `.col` format.
+    file: String,
+    /// Decide whether K colours suffice instead of finding the chromatic number.
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    colors: Option<u64>,
+    /// Also write the coloured graph as Graphviz DOT to this file.
+    #[arg(long, value_name = "FILE")]
+    dot: Option<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -147,6 +190,37 @@ fn sudoku(command: SudokuCommand) -> ExitCode {
     sudoku_cmd::run(&args.files, &settings).code()
 }
 
+fn queens(args: QueensArgs) -> ExitCode {
+    let mode = if args.count {
+        queens_cmd::Mode::Count {
+            limit: args.limit,
+            symmetry: args.symmetry,
+        }
+    } else if args.all {
+        queens_cmd::Mode::All { limit: args.limit }
+    } else {
+        queens_cmd::Mode::One
+    };
+    queens_cmd::run(&queens_cmd::Settings {
+        n: args.n as usize,
+        mode,
+        time_limit: args.limits.time_limit,
+        node_limit: args.limits.node_limit,
+    })
+    .code()
+}
+
+fn color(args: ColorArgs) -> ExitCode {
+    color_cmd::run(&color_cmd::Settings {
+        file: args.file,
+        colors: args.colors.map(|k| k as usize),
+        time_limit: args.limits.time_limit,
+        node_limit: args.limits.node_limit,
+        dot: args.dot,
+    })
+    .code()
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -162,5 +236,7 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Sudoku(command) => sudoku(command),
+        Command::Queens(args) => queens(args),
+        Command::Color(args) => color(args),
     }
 }

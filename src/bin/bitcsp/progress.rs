@@ -28,33 +28,11 @@ impl Progress {
         Progress { bar: Some(bar) }
     }
 
-    /// A bar over a fraction in `[0, 1]`, for searches.
-    pub fn fraction() -> Self {
-        let progress = Progress::new(Some(1_000_000));
-        if let Some(bar) = &progress.bar {
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{bar:40} {percent}% of the search tree {msg} ({elapsed})",
-                )
-                .unwrap_or_else(|_| ProgressStyle::default_bar()),
-            );
-        }
-        progress
-    }
-
     /// Moves the bar to `bytes` read, `puzzles` done.
     pub fn set_position(&self, bytes: u64, puzzles: u64) {
         if let Some(bar) = &self.bar {
             bar.set_position(bytes);
             bar.set_message(format!("{puzzles} puzzles"));
-        }
-    }
-
-    /// Moves a fraction bar to `fraction` with a message.
-    pub fn set_fraction(&self, fraction: f64, message: String) {
-        if let Some(bar) = &self.bar {
-            bar.set_position((fraction.clamp(0.0, 1.0) * 1e6) as u64);
-            bar.set_message(message);
         }
     }
 

@@ -272,11 +272,13 @@ fn solve_unique(
 
 fn count(solver: &mut Solver, limit: u64, unique: bool) -> Report {
     let c = solver.count(Some(limit));
-    let mut report = Report::default();
-    report.out = Some(match c.status {
-        CountStatus::Complete => c.count.to_string(),
-        _ => format!("{}+", c.count),
-    });
+    let mut report = Report {
+        out: Some(match c.status {
+            CountStatus::Complete => c.count.to_string(),
+            _ => format!("{}+", c.count),
+        }),
+        ..Report::default()
+    };
     if let CountStatus::Stopped(reason) = c.status {
         report.stopped(reason);
     } else if c.count == 0 {

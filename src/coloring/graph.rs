@@ -1,0 +1,77 @@
+//! An undirected simple graph with sorted adjacency lists.
+
+/// An undirected graph on vertices `0..n` without loops or repeated edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Graph {
+    adjacency: Vec<Vec<u32>>,
+    edges: usize,
+}
+
+impl Graph {
+    /// A graph on `n` vertices with the given edges (0-based). Loops are dropped, repeated
+    /// and reversed edges kept once; edges naming a vertex `>= n` are ignored.
+    pub fn from_edges(n: usize, edges: impl IntoIterator<Item = (usize, usize)>) -> Self {
+        let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (u, v) in edges {
+            if u != v && u < n && v < n {
+                adjacency[u].push(v as u32);
+                adjacency[v].push(u as u32);
+            }
+        }
+        let mut count = 0;
+        for list in &mut adjacency {
+            list.sort_unstable();
+            list.dedup();
+            count += list.len();
+        }
+        Graph {
+            adjacency,
+            edges: count / 2,
+        }
+    }
+
+    /// The number of vertices.
+    pub fn num_vertices(&self) -> usize {
+        self.adjacency.len()
+    }
+
+    /// The number of distinct edges.
+    pub fn num_edges(&self) -> usize {
+        self.edges
+    }
+
+    /// The neighbours of `v`, ascending.
+    pub fn neighbours(&self, v: usize) -> &[u32] {
+        self.adjacency.get(v).map_or(&[], Vec::as_slice)
+    }
+
+    /// The degree of `v`.
+    pub fn degree(&self, v: usize) -> usize {
+        self.neighbours(v).len()
+    }
+
+    /// True when `u` and `v` are joined.
+    pub fn adjacent(&self, u: usize, v: usize) -> bool {
+        self.neighbours(u).binary_search(&(v as u32)).is_ok()
+    }
+
+    /// Every edge once, as `(u, v)` with `u < v`.
+    pub fn edges(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.adjacency.iter().enumerate().flat_map(|(u, list)| {
+            list.iter()
+                .map(move |&v| (u, v as usize))
+                .filter(|&(u, v)| u < v)
+        })
+    }
+
+    /// The first edge whose ends share a colour in `colours` (one entry per vertex), if any.
+    pub fn conflict(&self, colours: &[usize]) -> Option<(usize, usize)> {
+        self.edges()
+            .find(|&(u, v)| colours.get(u).is_some_and(|c| Some(c) == colours.get(v)))
+    }
+
+    /// True when `colours` gives every vertex a colour and no edge joins equal colours.
+    pub fn is_proper_colouring(&self, colours: &[usize]) -> bool {
+        colours.len() == self.num_vertices() && self.conflict(colours).is_none()
+    }
+}

@@ -1,0 +1,253 @@
+//! Graph colouring: chromatic numbers from the literature, brute force on random graphs,
+//! DIMACS errors, and the command line.
+
+use std::process::Command;
+use std::time::Duration;
+
+use bitcsp::coloring::{self, Decision, DimacsError, Graph, Limits};
+use proptest::prelude::*;
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/coloring/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(name: &str) -> Graph {
+    let text = std::fs::read_to_string(data(&format!("{name}.col"))).unwrap();
+    Graph::from_dimacs(&text).unwrap().graph
+}
+
+/// The instances of chromatic.csv, with the known chromatic number.
+fn known() -> Vec<(String, usize, usize, usize)> {
+    std::fs::read_to_string(data("chromatic.csv"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (
+                f[0].to_string(),
+                f[1].parse().unwrap(),
+                f[2].parse().unwrap(),
+                f[3].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Instances that take minutes for exact solvers; they live in the benchmark.
+const SLOW: [&str; 2] = ["le450_5a", "le450_5b"];
+
+#[test]
+fn chromatic_numbers_match_the_literature() {
+    let instances = known();
+    assert_eq!(instances.len(), 33);
+    for (name, vertices, edges, chi) in instances {
+        let graph = load(&name);
+        assert_eq!(
+            (graph.num_vertices(), graph.num_edges()),
+            (vertices, edges),
+            "{name}"
+        );
+        if SLOW.contains(&name.as_str()) {
+            continue;
+        }
+        let limits = Limits {
+            time: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        let r = coloring::chromatic_number(&graph, &limits).unwrap();
+        assert!(
+            r.is_exact(),
+            "{name}: stopped at [{}, {}]",
+            r.lower,
+            r.upper
+        );
+        assert_eq!(r.upper, chi, "{name}");
+        assert!(graph.is_proper_colouring(&r.colouring), "{name}");
+        assert_eq!(coloring::colours_used(&r.colouring), chi, "{name}");
+    }
+}
+
+#[test]
+fn raw_files_with_both_directions_and_self_loops_read_the_same_graph() {
+    for name in ["homer", "queen8_8"] {
+        let raw = std::fs::read_to_string(data(&format!("raw/{name}.col"))).unwrap();
+        let parsed = Graph::from_dimacs(&raw).unwrap();
+        assert_eq!(parsed.graph, load(name), "{name}");
+    }
+    let raw = std::fs::read_to_string(data("raw/homer.col")).unwrap();
+    assert_eq!(Graph::from_dimacs(&raw).unwrap().warnings.len(), 2);
+}
+
+/// The chromatic number by trying every assignment (tiny graphs only).
+fn brute_force_chromatic(graph: &Graph) -> usize {
+    let n = graph.num_vertices();
+    (0..=n)
+        .find(|&k| {
+            let total = (k as u64).pow(n as u32);
+            (0..total).any(|mut code| {
+                let colours: Vec<usize> = (0..n)
+                    .map(|_| {
+                        let c = (code % k as u64) as usize;
+                        code /= k as u64;
+                        c
+                    })
+                    .collect();
+                graph.is_proper_colouring(&colours)
+            })
+        })
+        .unwrap_or(n)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn chromatic_number_equals_brute_force_on_random_graphs(
+        n in 1usize..=7,
+        edges in proptest::collection::vec((0usize..7, 0usize..7), 0..18),
+    ) {
+        let graph = Graph::from_edges(n, edges);
+        let r = coloring::chromatic_number(&graph, &Limits::default()).unwrap();
+        prop_assert!(r.is_exact());
+        prop_assert_eq!(r.upper, brute_force_chromatic(&graph));
+        prop_assert!(graph.is_proper_colouring(&r.colouring));
+    }
+}
+
+#[test]
+fn too_few_colours_are_impossible_and_enough_are_found() {
+    let graph = load("myciel4");
+    let limits = Limits::default();
+    assert_eq!(
+        coloring::colour_with(&graph, 4, &limits).unwrap(),
+        Decision::Impossible
+    );
+    let Decision::Colouring(c) = coloring::colour_with(&graph, 5, &limits).unwrap() else {
+        panic!("myciel4 is 5-colourable")
+    };
+    assert!(graph.is_proper_colouring(&c));
+}
+
+#[test]
+fn a_short_time_limit_reports_bounds_and_a_valid_colouring() {
+    let graph = load("le450_5a");
+    let limits = Limits {
+        time: Some(Duration::from_millis(200)),
+        ..Limits::default()
+    };
+    let r = coloring::chromatic_number(&graph, &limits).unwrap();
+    assert!(r.lower <= 5 && r.upper >= 5);
+    assert!(graph.is_proper_colouring(&r.colouring));
+    if !r.is_exact() {
+        assert_eq!(r.stopped, Some(bitcsp::StopReason::TimeLimit));
+    }
+}
+
+#[test]
+fn malformed_dimacs_is_reported_with_its_line() {
+    let cases: [(&str, DimacsError); 3] = [
+        ("c x\ne 1 2\n", DimacsError::MissingHeader { line: 2 }),
+        (
+            "p edge 3 1\ne 1 4\n",
+            DimacsError::VertexOutOfRange {
+                line: 2,
+                vertex: 4,
+                vertices: 3,
+            },
+        ),
+        (
+            "p edge 3 1\ne one 2\n",
+            DimacsError::NonNumeric {
+                line: 2,
+                token: "one".into(),
+            },
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(Graph::from_dimacs(text).unwrap_err(), want);
+    }
+}
+
+fn bitcsp(args: &[&str]) -> (String, String, Option<i32>) {
+    let out = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+fn colouring_of(out: &str) -> Vec<usize> {
+    out.lines()
+        .skip(1)
+        .map(|l| {
+            let (v, c) = l.split_once(' ').unwrap();
+            assert!(v.parse::<usize>().unwrap() >= 1);
+            c.parse::<usize>().unwrap() - 1
+        })
+        .collect()
+}
+
+#[test]
+fn command_line_prints_the_chromatic_number_and_a_verified_colouring() {
+    let (out, _, code) = bitcsp(&["color", &data("queen6_6.col")]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out.lines().next(), Some("7"));
+    let colours = colouring_of(&out);
+    assert_eq!(colours.len(), 36);
+    assert!(load("queen6_6").is_proper_colouring(&colours));
+}
+
+#[test]
+fn command_line_decides_k_colourability() {
+    let file = data("myciel4.col");
+    let (out, _, code) = bitcsp(&["color", "--colors", "5", &file]);
+    assert_eq!((out.lines().next(), code), (Some("5"), Some(0)));
+    assert!(load("myciel4").is_proper_colouring(&colouring_of(&out)));
+    assert_eq!(
+        bitcsp(&["color", "--colors", "4", &file]).0,
+        "unsatisfiable\n"
+    );
+    assert_eq!(bitcsp(&["color", "--colors", "4", &file]).2, Some(1));
+}
+
+#[test]
+fn command_line_time_limit_prints_bounds_and_exits_three() {
+    let (out, err, code) = bitcsp(&["color", "--time-limit", "0.2", &data("le450_5a.col")]);
+    let first = out.lines().next().unwrap();
+    if code == Some(3) {
+        let bounds: Vec<usize> = first.split(' ').map(|t| t.parse().unwrap()).collect();
+        assert_eq!(bounds.len(), 2);
+        assert!(bounds[0] <= 5 && 5 <= bounds[1]);
+        assert!(err.contains("stopped by time limit"));
+    } else {
+        assert_eq!((first, code), ("5", Some(0)));
+    }
+    assert!(load("le450_5a").is_proper_colouring(&colouring_of(&out)));
+}
+
+#[test]
+fn command_line_reports_bad_files_with_their_line_and_writes_dot() {
+    let dir = std::env::temp_dir().join(format!("bitcsp-color-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.col");
+    std::fs::write(&bad, "p edge 3 2\ne 1 2\ne 2 9\n").unwrap();
+    let bad = bad.to_string_lossy().into_owned();
+    let (_, err, code) = bitcsp(&["color", &bad]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains(&format!("{bad}:3: vertex 9 is out of range 1..=3")),
+        "{err}"
+    );
+    let dot = dir.join("g.dot").to_string_lossy().into_owned();
+    let (_, _, code) = bitcsp(&["color", "--dot", &dot, &data("myciel3.col")]);
+    assert_eq!(code, Some(0));
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("graph coloring {") && text.matches(" -- ").count() == 20);
+    assert_eq!(bitcsp(&["color", "/no/such.col"]).2, Some(1));
+    assert_eq!(bitcsp(&["color", "--colors", "x", &bad]).2, Some(2));
+}
