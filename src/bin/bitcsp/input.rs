@@ -7,6 +7,11 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{sync_channel, Receiver, TryRecvError};
+use std::sync::Arc;
+
+use crate::batch::CHUNK;
 
 /// The longest line kept, in bytes; far above any board (a 64×64 numbers form is ~12 KiB).
 pub const MAX_LINE: usize = 1 << 16;
@@ -153,6 +158,89 @@ impl Source {
                 return Ok(Some(length));
             }
         }
+    }
+}
+
+/// What a chunk read from a [`LineReader`] holds.
+pub struct Chunk {
+    /// Up to [`CHUNK`] puzzle lines.
+    pub lines: Vec<Line>,
+    /// The read error that ended the input, if any.
+    pub error: Option<io::Error>,
+    /// The input is exhausted (or failed).
+    pub finished: bool,
+}
+
+enum Message {
+    Line(Line),
+    Failed(io::Error),
+}
+
+/// Reads a [`Source`] on its own thread, so that a chunk holds whatever lines are ready
+/// (an interactive standard input is answered line by line) while memory stays bounded by
+/// the channel's capacity.
+pub struct LineReader {
+    receiver: Receiver<Message>,
+    bytes_read: Arc<AtomicU64>,
+}
+
+impl LineReader {
+    /// Starts reading `source`.
+    pub fn spawn(mut source: Source) -> Self {
+        let (sender, receiver) = sync_channel(2 * CHUNK);
+        let bytes_read = Arc::new(AtomicU64::new(0));
+        let counter = Arc::clone(&bytes_read);
+        std::thread::spawn(move || loop {
+            let message = match source.next_puzzle_line() {
+                Ok(Some(line)) => Message::Line(line),
+                Ok(None) => return,
+                Err(e) => Message::Failed(e),
+            };
+            counter.store(source.bytes_read, Ordering::Relaxed);
+            let failed = matches!(message, Message::Failed(_));
+            if sender.send(message).is_err() || failed {
+                return;
+            }
+        });
+        LineReader {
+            receiver,
+            bytes_read,
+        }
+    }
+
+    /// Waits for at least one line (or the end), then takes every line already read, up
+    /// to [`CHUNK`].
+    pub fn next_chunk(&self) -> Chunk {
+        let mut chunk = Chunk {
+            lines: Vec::new(),
+            error: None,
+            finished: false,
+        };
+        let mut next = self.receiver.recv().map_err(|_| TryRecvError::Disconnected);
+        loop {
+            match next {
+                Ok(Message::Line(line)) => chunk.lines.push(line),
+                Ok(Message::Failed(e)) => {
+                    chunk.error = Some(e);
+                    chunk.finished = true;
+                    return chunk;
+                }
+                Err(TryRecvError::Disconnected) => {
+                    chunk.finished = true;
+                    return chunk;
+                }
+                Err(TryRecvError::Empty) => return chunk,
+            }
+            if chunk.lines.len() >= CHUNK {
+                return chunk;
+            }
+            next = self.receiver.try_recv();
+        }
+    }
+
+    /// Bytes of the input consumed so far.
+    pub fn bytes_read(&self) -> u64 {
+        self.bytes_read.load(Ordering::Relaxed)
     }
 }
 

@@ -240,3 +240,47 @@ fn main() -> ExitCode {
         Command::Color(args) => color(args),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn shapes_and_seconds_parse_or_explain() {
+        assert_eq!(parse_shape("3x4"), Ok(BoxShape { rows: 3, cols: 4 }));
+        assert!(parse_shape("0x4").is_err());
+        assert!(parse_shape("9x9").is_err());
+        assert!(parse_shape("3by3").is_err());
+        assert_eq!(parse_seconds("0.25"), Ok(Duration::from_millis(250)));
+        assert!(parse_seconds("-1").is_err());
+        assert!(parse_seconds("NaN").is_err());
+        assert!(parse_seconds("inf").is_err());
+        assert!(parse_seconds("1e300").is_err());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(
+            std::env::var("BITCSP_FUZZ_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(256)
+        ))]
+
+        #[test]
+        fn number_arguments_never_panic(text in any::<String>()) {
+            let _ = parse_shape(&text);
+            let _ = parse_seconds(&text);
+            let _ = Cli::try_parse_from(["bitcsp", "queens", text.as_str()]);
+            let _ = Cli::try_parse_from(["bitcsp", "sudoku", "count", "--limit", text.as_str()]);
+            let _ = Cli::try_parse_from(["bitcsp", "color", "--colors", text.as_str(), "f"]);
+            let _ = Cli::try_parse_from(["bitcsp", "sudoku", "solve", "--node-limit", text.as_str()]);
+        }
+
+        #[test]
+        fn numeric_looking_arguments_never_panic(text in "[-+0-9.xXeE ]{0,30}") {
+            let _ = parse_shape(&text);
+            let _ = parse_seconds(&text);
+            let _ = Cli::try_parse_from(["bitcsp", "sudoku", "solve", "--time-limit", text.as_str()]);
+            let _ = Cli::try_parse_from(["bitcsp", "sudoku", "solve", "--size", text.as_str()]);
+            let _ = Cli::try_parse_from(["bitcsp", "sudoku", "solve", "--threads", text.as_str()]);
+        }
+    }
+}

@@ -2,6 +2,7 @@
 //! order on as many threads as asked.
 
 use std::io::{self, Write};
+
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -9,9 +10,9 @@ use std::time::{Duration, Instant};
 use bitcsp::sudoku::{self, Board, BoxShape, ParseError};
 use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
 
-use crate::batch::{self, CHUNK};
+use crate::batch;
 use crate::exit::Outcome;
-use crate::input::{Line, LineContent, Source};
+use crate::input::{Line, LineContent, LineReader, Source};
 use crate::interrupt;
 use crate::progress::Progress;
 
@@ -102,7 +103,7 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
         files.to_vec()
     };
     for name in &names {
-        let mut source = match Source::open(name) {
+        let source = match Source::open(name) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{name}: cannot read: {e}");
@@ -110,27 +111,29 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
                 continue;
             }
         };
+        let file = source.name.clone();
         let progress = Progress::new(source.total_bytes);
+        let reader = LineReader::spawn(source);
         loop {
-            let (chunk, read_error) = read_chunk(&mut source);
+            let chunk = reader.next_chunk();
             let reports = batch::run_ordered(
                 &pool,
-                &chunk,
+                &chunk.lines,
                 |line| process(line, settings, &cancel),
                 |_, msg| Report::failed(format!("internal error (please report): {msg}")),
             );
-            for (line, report) in chunk.iter().zip(reports) {
-                progress.suspend(|| printer.print(&source.name, line, &report));
+            for (line, report) in chunk.lines.iter().zip(reports) {
+                progress.suspend(|| printer.print(&file, line, &report));
                 total.merge(report.outcome);
             }
             printer.flush();
-            progress.set_position(source.bytes_read, printer.puzzles);
-            if let Some(e) = read_error {
-                progress.suspend(|| eprintln!("{}: read error: {e}", source.name));
+            progress.set_position(reader.bytes_read(), printer.puzzles);
+            if let Some(e) = chunk.error {
+                progress.suspend(|| eprintln!("{file}: read error: {e}"));
                 total.failed = true;
                 break;
             }
-            if chunk.is_empty() || interrupt::interrupted() || printer.closed {
+            if chunk.finished || interrupt::interrupted() || printer.closed {
                 break;
             }
         }
@@ -142,19 +145,6 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
     }
     printer.finish(settings);
     total
-}
-
-/// Up to [`CHUNK`] puzzle lines, and the read error that ended the chunk early, if any.
-fn read_chunk(source: &mut Source) -> (Vec<Line>, Option<io::Error>) {
-    let mut chunk = Vec::with_capacity(CHUNK);
-    while chunk.len() < CHUNK {
-        match source.next_puzzle_line() {
-            Ok(Some(line)) => chunk.push(line),
-            Ok(None) => break,
-            Err(e) => return (chunk, Some(e)),
-        }
-    }
-    (chunk, None)
 }
 
 fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {

@@ -1,0 +1,157 @@
+//! Property-based fuzzing of every parser: arbitrary text and bytes, and mutations of valid
+//! inputs (which reach deeper than random noise). A parser may reject anything, but must
+//! never panic, and whatever it accepts must survive modelling and a bounded search.
+//!
+//! The number of cases comes from `BITCSP_FUZZ_CASES` (`.ci/run` sets it; default 256).
+
+use bitcsp::coloring::{self, Graph, Limits};
+use bitcsp::sudoku::{self, Board, BoxShape};
+use bitcsp::Solver;
+use proptest::prelude::*;
+
+fn cases() -> u32 {
+    std::env::var("BITCSP_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
+const PUZZLE: &str =
+    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+/// Everything a successfully parsed board must allow without panicking.
+fn exercise_board(board: &Board) {
+    let _ = board.to_line();
+    let _ = board.to_block();
+    let _ = board.to_numbers();
+    let _ = board.find_clash();
+    if let Ok((model, _)) = sudoku::model(board) {
+        let mut solver = Solver::new(&model);
+        solver.set_node_limit(Some(200));
+        let _ = solver.solve();
+    }
+}
+
+fn exercise_text(text: &str) {
+    for result in [
+        Board::parse(text),
+        Board::from_line(text),
+        Board::from_numbers(text),
+        Board::from_block(text),
+        Board::from_leetcode(text),
+        Board::parse_with_shape(text, Some(BoxShape { rows: 2, cols: 3 })),
+        Board::parse_with_shape(text, Some(BoxShape { rows: 0, cols: 3 })),
+    ] {
+        if let Ok(board) = result {
+            exercise_board(&board);
+        }
+    }
+    if let Ok(parsed) = Graph::from_dimacs(text) {
+        let limits = Limits {
+            nodes: Some(200),
+            ..Limits::default()
+        };
+        if parsed.graph.num_vertices() <= 200 {
+            let _ = coloring::chromatic_number(&parsed.graph, &limits);
+        }
+    }
+}
+
+/// A valid input with a few random edits: replace, insert or delete characters.
+fn mutated(seed: &'static str) -> impl Strategy<Value = String> {
+    let edit = (any::<prop::sample::Index>(), any::<char>(), 0u8..3);
+    proptest::collection::vec(edit, 1..6).prop_map(move |edits| {
+        let mut chars: Vec<char> = seed.chars().collect();
+        for (at, ch, kind) in edits {
+            if chars.is_empty() {
+                chars.push(ch);
+                continue;
+            }
+            let i = at.index(chars.len());
+            match kind {
+                0 => chars[i] = ch,
+                1 => chars.insert(i, ch),
+                _ => {
+                    chars.remove(i);
+                }
+            }
+        }
+        chars.into_iter().collect()
+    })
+}
+
+const LEETCODE: &str = r#"["53..7....","6..195...",".98....6.","8...6...3","4..8.3..1","7...2...6",".6....28.","...419..5","....8..79"]"#;
+const BLOCK: &str = "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8 | . . . | . 6 .\n------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n. . . | 4 1 9 | . . 5\n. . . | . 8 . | 7 9 .\n";
+const DIMACS: &str = "c small\np edge 5 6\ne 1 2\ne 2 3\ne 3 4\ne 4 5\ne 5 1\ne 1 3\n";
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn arbitrary_text_never_panics(text in any::<String>()) {
+        exercise_text(&text);
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        exercise_text(&String::from_utf8_lossy(&bytes));
+    }
+
+    #[test]
+    fn text_from_the_formats_alphabet_never_panics(
+        text in "[0-9A-Za-z.|+\\- \\[\\]\",\n\r\tpec#]{0,300}"
+    ) {
+        exercise_text(&text);
+    }
+
+    #[test]
+    fn mutated_line_never_panics(text in mutated(PUZZLE)) {
+        exercise_text(&text);
+    }
+
+    #[test]
+    fn mutated_leetcode_array_never_panics(text in mutated(LEETCODE)) {
+        exercise_text(&text);
+    }
+
+    #[test]
+    fn mutated_block_never_panics(text in mutated(BLOCK)) {
+        exercise_text(&text);
+    }
+
+    #[test]
+    fn mutated_dimacs_never_panics(text in mutated(DIMACS)) {
+        exercise_text(&text);
+    }
+
+    #[test]
+    fn parsed_boards_print_back_to_the_same_board(text in mutated(PUZZLE)) {
+        if let Ok(board) = Board::from_line(&text) {
+            prop_assert_eq!(Board::from_line(&board.to_line()).unwrap(), board.clone());
+            prop_assert_eq!(Board::parse(&board.to_block()).unwrap(), board.clone());
+            prop_assert_eq!(Board::from_numbers(&board.to_numbers()).unwrap(), board);
+        }
+    }
+}
+
+/// Inputs that once broke something, kept as regressions.
+#[test]
+fn known_troublemakers_are_handled() {
+    for text in [
+        "",
+        "\u{feff}",
+        "[",
+        "]",
+        "[[]]",
+        "[\"\"]",
+        "[\"1\"]",
+        "0",
+        "p edge 0 0",
+        "p edge 18446744073709551615 1",
+        "p edge 3 1\ne 1 2 3 4\n",
+        "abc",
+        "s 9",
+    ] {
+        exercise_text(text);
+    }
+}
