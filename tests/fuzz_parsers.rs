@@ -33,7 +33,7 @@ fn exercise_board(board: &Board) {
 }
 
 fn exercise_text(text: &str) {
-    for result in [
+    for board in [
         Board::parse(text),
         Board::from_line(text),
         Board::from_numbers(text),
@@ -41,10 +41,11 @@ fn exercise_text(text: &str) {
         Board::from_leetcode(text),
         Board::parse_with_shape(text, Some(BoxShape { rows: 2, cols: 3 })),
         Board::parse_with_shape(text, Some(BoxShape { rows: 0, cols: 3 })),
-    ] {
-        if let Ok(board) = result {
-            exercise_board(&board);
-        }
+    ]
+    .into_iter()
+    .flatten()
+    {
+        exercise_board(&board);
     }
     if let Ok(parsed) = Graph::from_dimacs(text) {
         let limits = Limits {
