@@ -49,7 +49,10 @@ impl Queue {
     fn push(&mut self, c: u32) {
         if !self.queued[c as usize] {
             self.queued[c as usize] = true;
-            let tail = (self.head + self.len) % self.ring.len();
+            let mut tail = self.head + self.len;
+            if tail >= self.ring.len() {
+                tail -= self.ring.len();
+            }
             self.ring[tail] = c;
             self.len += 1;
         }
@@ -61,7 +64,10 @@ impl Queue {
             return None;
         }
         let c = self.ring[self.head];
-        self.head = (self.head + 1) % self.ring.len();
+        self.head += 1;
+        if self.head == self.ring.len() {
+            self.head = 0;
+        }
         self.len -= 1;
         self.queued[c as usize] = false;
         Some(c)
@@ -125,8 +131,9 @@ pub(crate) struct Engine {
     queue: Queue,
     watchers: Watchers,
     current: u32,
-    /// Reusable working memory for propagators, sized once when the solver is built.
-    pub(crate) scratch: Vec<u64>,
+    /// Reusable working memory for propagators, sized once when the solver is built; lent
+    /// to each propagator while it runs.
+    scratch: Vec<u64>,
     /// Number of propagator runs since the last reset.
     pub(crate) propagations: u64,
 }
@@ -161,17 +168,20 @@ impl Engine {
 
     /// Runs queued constraints until none is left (a fixed point) or one fails.
     pub(crate) fn propagate(&mut self, constraints: &[Constraint]) -> Result<(), Conflict> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        let mut result = Ok(());
         while let Some(c) = self.queue.pop() {
             self.current = c;
             self.propagations += 1;
-            if let Err(conflict) = constraints[c as usize].propagate(self) {
+            if let Err(conflict) = constraints[c as usize].propagate(self, &mut scratch) {
                 self.queue.clear();
-                self.current = NO_CONSTRAINT;
-                return Err(conflict);
+                result = Err(conflict);
+                break;
             }
         }
         self.current = NO_CONSTRAINT;
-        Ok(())
+        self.scratch = scratch;
+        result
     }
 
     /// Drops whatever is queued (after a conflict found outside [`Engine::propagate`]).
@@ -187,6 +197,20 @@ impl Engine {
             return Err(Conflict);
         }
         let old = self.store.write(var, 0, new);
+        if old != new {
+            self.wake(var, new & (new - 1) == 0);
+        }
+        Ok(())
+    }
+
+    /// Sets the word at flat `index` (the one word of narrow `var`) to `new`, a subset of
+    /// it, waking the watchers of `var` when it changed.
+    #[inline]
+    pub(crate) fn set_word(&mut self, var: usize, index: usize, new: u64) -> Result<(), Conflict> {
+        if new == 0 {
+            return Err(Conflict);
+        }
+        let old = self.store.write_at(index, new);
         if old != new {
             self.wake(var, new & (new - 1) == 0);
         }

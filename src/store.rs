@@ -117,6 +117,24 @@ impl Store {
         old
     }
 
+    /// The word at `index` of the flat array.
+    #[inline]
+    pub(crate) fn word_at(&self, index: usize) -> u64 {
+        self.words[index]
+    }
+
+    /// Writes the word at `index` of the flat array, saving the old word on the trail.
+    /// Returns the old word.
+    #[inline]
+    pub(crate) fn write_at(&mut self, index: usize, new: u64) -> u64 {
+        let old = self.words[index];
+        if old != new {
+            self.trail.save(index, old);
+            self.words[index] = new;
+        }
+        old
+    }
+
     /// Opens a search level.
     pub(crate) fn push_level(&mut self) {
         self.trail.push_level();

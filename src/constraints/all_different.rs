@@ -16,7 +16,7 @@
 
 use super::matching::prune_to_domain_consistency;
 use crate::model::Consistency;
-use crate::propagate::{Conflict, Engine};
+use crate::propagate::{Conflict, Engine, Event};
 use crate::store::Store;
 
 /// A compiled all-different group.
@@ -29,6 +29,10 @@ pub(crate) struct AllDifferent {
     group_words: usize,
     /// Whether the matching-based filter runs after the fast rules (one-word groups only).
     domain_consistent: bool,
+    /// Index in the store of each variable's first word.
+    words: Vec<u32>,
+    /// The variables start with exactly as many values between them as there are variables.
+    permutation: bool,
 }
 
 impl AllDifferent {
@@ -60,7 +64,16 @@ impl AllDifferent {
                 .max()
                 .unwrap_or(1)
         };
+        let permutation = group_words == 1 && {
+            let union = vars
+                .iter()
+                .zip(&shifts)
+                .fold(0u64, |acc, (&v, &s)| acc | store.words(v)[0] << s);
+            union.count_ones() as usize == vars.len()
+        };
         AllDifferent {
+            permutation,
+            words: vars.iter().map(|&v| store.layout(v).start).collect(),
             vars,
             shifts,
             group_words,
@@ -77,57 +90,70 @@ impl AllDifferent {
         (self.vars.len() + 3) * self.group_words
     }
 
-    pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
-        let mut scratch = std::mem::take(&mut e.scratch);
-        let result = if self.group_words == 1 {
-            self.propagate_narrow(e, &mut scratch)
+    /// Which changes wake the group. Rules 2 and 3 can only fire once the free values are
+    /// as few as the unfixed variables; a group that starts with more values than variables
+    /// (a diagonal of N-Queens, a clique in colouring) gets there rarely, so it runs on fixes
+    /// only, which is all rule 1 needs. Groups with exactly as many values as variables
+    /// (Sudoku's rows, columns and boxes) and domain-consistent groups wake on every change.
+    pub(crate) fn event(&self) -> Event {
+        if self.permutation || self.domain_consistent {
+            Event::Change
         } else {
-            self.propagate_wide(e, &mut scratch)
-        };
-        e.scratch = scratch;
-        result
+            Event::Fix
+        }
     }
 
+    pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        if self.group_words == 1 {
+            self.propagate_narrow(e, scratch)
+        } else {
+            self.propagate_wide(e, scratch)
+        }
+    }
+
+    /// The one-word path: every rule on whole words, domains written back once at the end.
     fn propagate_narrow(&self, e: &mut Engine, masks: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
         let masks = &mut masks[..n];
+        let mut fixed = 0u64;
         for (i, m) in masks.iter_mut().enumerate() {
-            *m = e.store.first_word(self.vars[i]) << self.shifts[i];
+            *m = e.store.word_at(self.words[i] as usize) << self.shifts[i];
+            if is_single(*m) {
+                if fixed & *m != 0 {
+                    return Err(Conflict);
+                }
+                fixed |= *m;
+            }
         }
         loop {
-            // Rule 1: fixed values.
-            let mut fixed = 0u64;
-            for &m in masks.iter() {
-                if is_single(m) {
-                    if fixed & m != 0 {
-                        return Err(Conflict);
-                    }
-                    fixed |= m;
-                }
-            }
-            let mut newly_fixed = false;
+            // Rule 1: fixed values leave the others; values fixed in this pass are applied
+            // in the next one.
+            let mut newly_fixed = 0u64;
             let mut once = 0u64;
             let mut twice = 0u64;
             let mut unfixed = 0u32;
-            for (i, slot) in masks.iter_mut().enumerate() {
-                let m = *slot;
-                if is_single(m) {
+            for m in masks.iter_mut() {
+                if is_single(*m) {
                     continue;
                 }
-                let kept = m & !fixed;
-                if kept != m {
-                    self.write_narrow(e, i, kept)?;
-                    *slot = kept;
-                    if is_single(kept) {
-                        newly_fixed = true;
-                        continue;
+                let kept = *m & !fixed;
+                *m = kept;
+                if kept == 0 {
+                    return Err(Conflict);
+                }
+                if is_single(kept) {
+                    if newly_fixed & kept != 0 {
+                        return Err(Conflict);
                     }
+                    newly_fixed |= kept;
+                    continue;
                 }
                 twice |= once & kept;
                 once |= kept;
                 unfixed += 1;
             }
-            if newly_fixed {
+            if newly_fixed != 0 {
+                fixed |= newly_fixed;
                 continue;
             }
             // Rule 2: pigeonhole.
@@ -137,41 +163,33 @@ impl AllDifferent {
             }
             // Rule 3: hidden singles, sound only when every free value must be used.
             let hidden = once & !twice;
-            if free != unfixed || hidden == 0 {
-                if self.domain_consistent && self.prune_by_matching(e, masks)? {
-                    continue;
+            if free == unfixed && hidden != 0 {
+                for m in masks.iter_mut() {
+                    let h = *m & hidden;
+                    if h == 0 || is_single(*m) {
+                        continue;
+                    }
+                    if !is_single(h) {
+                        return Err(Conflict);
+                    }
+                    *m = h;
+                    fixed |= h;
                 }
-                return Ok(());
+                continue;
             }
-            for (i, slot) in masks.iter_mut().enumerate() {
-                let m = *slot;
-                let h = m & hidden;
-                if h == 0 || is_single(m) {
-                    continue;
-                }
-                if !is_single(h) {
-                    return Err(Conflict);
-                }
-                self.write_narrow(e, i, h)?;
-                *slot = h;
+            if self.domain_consistent && prune_to_domain_consistency(masks)? {
+                fixed = masks
+                    .iter()
+                    .filter(|m| is_single(**m))
+                    .fold(0, |acc, m| acc | m);
+                continue;
             }
-        }
-    }
-
-    /// Runs the matching filter on the current masks and writes back what it removed.
-    fn prune_by_matching(&self, e: &mut Engine, masks: &mut [u64]) -> Result<bool, Conflict> {
-        if !prune_to_domain_consistency(masks)? {
-            return Ok(false);
+            break;
         }
         for (i, &m) in masks.iter().enumerate() {
-            self.write_narrow(e, i, m)?;
+            e.set_word(self.vars[i], self.words[i] as usize, m >> self.shifts[i])?;
         }
-        Ok(true)
-    }
-
-    #[inline]
-    fn write_narrow(&self, e: &mut Engine, i: usize, mask: u64) -> Result<(), Conflict> {
-        e.set_narrow(self.vars[i], mask >> self.shifts[i])
+        Ok(())
     }
 
     fn propagate_wide(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {

@@ -35,9 +35,13 @@ pub(crate) enum Constraint {
 impl Constraint {
     /// Narrows domains; `Err` when the constraint cannot be satisfied any more.
     #[inline]
-    pub(crate) fn propagate(&self, engine: &mut Engine) -> Result<(), Conflict> {
+    pub(crate) fn propagate(
+        &self,
+        engine: &mut Engine,
+        scratch: &mut [u64],
+    ) -> Result<(), Conflict> {
         match self {
-            Constraint::AllDifferent(c) => c.propagate(engine),
+            Constraint::AllDifferent(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
         }
@@ -55,12 +59,13 @@ impl Constraint {
     /// Which domain changes wake it.
     pub(crate) fn event(&self) -> Event {
         match self {
-            Constraint::AllDifferent(_) | Constraint::LockedValues(_) => Event::Change,
+            Constraint::AllDifferent(c) => c.event(),
+            Constraint::LockedValues(_) => Event::Change,
             Constraint::NotEqual(_) => Event::Fix,
         }
     }
 
-    /// How many words of [`Engine::scratch`] it needs.
+    /// How many words of the engine's scratch space it needs.
     pub(crate) fn scratch_words(&self) -> usize {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),

@@ -1,0 +1,35 @@
+//! A fixed workload for profilers (`valgrind --tool=callgrind`):
+//! `profile sudoku FILE [count]` or `profile queens N`.
+
+use bitcsp::sudoku::{self, Board};
+use bitcsp::{queens, Solver};
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    match args.get(1).map(String::as_str) {
+        Some("sudoku") => {
+            let text = std::fs::read_to_string(&args[2]).expect("puzzle file");
+            let counting = args.get(3).is_some_and(|a| a == "count");
+            let mut nodes = 0;
+            for line in text.lines().filter(|l| !l.is_empty()) {
+                let board = Board::from_line(line).expect("valid puzzle");
+                let (model, _) = sudoku::model(&board).expect("model");
+                let mut solver = Solver::new(&model);
+                if counting {
+                    solver.count(Some(2));
+                } else {
+                    solver.solve();
+                }
+                nodes += solver.stats().nodes;
+            }
+            println!("nodes {nodes}");
+        }
+        Some("queens") => {
+            let n: usize = args[2].parse().expect("n");
+            let (model, _) = queens::model(n).expect("model");
+            let mut solver = Solver::new(&model);
+            println!("{:?} {:?}", solver.count(None), solver.stats());
+        }
+        _ => eprintln!("usage: profile sudoku FILE [count] | profile queens N"),
+    }
+}
