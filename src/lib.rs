@@ -30,6 +30,7 @@
 #![deny(missing_docs)]
 
 // The core.
+mod compiled;
 mod constraints;
 pub mod domain;
 mod error;

@@ -3,7 +3,9 @@
 
 use std::fmt;
 use std::ops::RangeInclusive;
+use std::sync::{Arc, OnceLock};
 
+use crate::compiled::Compiled;
 use crate::domain::{Domain, MAX_DOMAIN_SPAN};
 use crate::error::ModelError;
 
@@ -65,10 +67,30 @@ pub(crate) enum Posted {
 /// assert_eq!((s.value(x), s.value(y), s.value(z)), (1, 3, 2));
 /// # Ok::<(), bitcsp::ModelError>(())
 /// ```
-#[derive(Clone, Debug, Default)]
+///
+/// Cloning a model is cheap, and clones share the solver's compiled form of the
+/// constraints until variables or constraints are added: a model built once and cloned per
+/// instance (a Sudoku grid with different givens) is compiled only once. Changing domains
+/// with [`fix`](Model::fix) or [`remove_value`](Model::remove_value) keeps the shared form.
+#[derive(Debug, Default)]
 pub struct Model {
     domains: Vec<Domain>,
-    posted: Vec<Posted>,
+    posted: Arc<Vec<Posted>>,
+    compiled: Arc<OnceLock<Compiled>>,
+}
+
+impl Clone for Model {
+    /// Compiles the constraints first (if that was not done yet), so that the shared
+    /// compiled form is always the one of this model's current domains, whichever clone is
+    /// solved first.
+    fn clone(&self) -> Self {
+        let _ = self.compiled();
+        Model {
+            domains: self.domains.clone(),
+            posted: Arc::clone(&self.posted),
+            compiled: Arc::clone(&self.compiled),
+        }
+    }
 }
 
 impl Model {
@@ -104,6 +126,7 @@ impl Model {
         }
         let id = VarId(self.domains.len() as u32);
         self.domains.push(domain);
+        self.structure_changed();
         Ok(id)
     }
 
@@ -168,7 +191,8 @@ impl Model {
         }
         check_distinct(vars)?;
         self.check_group_span(vars, offsets)?;
-        self.posted.push(Posted::AllDifferent {
+        self.structure_changed();
+        Arc::make_mut(&mut self.posted).push(Posted::AllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.to_vec(),
             consistency,
@@ -192,7 +216,8 @@ impl Model {
         self.check_var(x)?;
         self.check_var(y)?;
         check_distinct(&[x, y])?;
-        self.posted.push(Posted::NotEqual { x, y, offset });
+        self.structure_changed();
+        Arc::make_mut(&mut self.posted).push(Posted::NotEqual { x, y, offset });
         Ok(())
     }
 
@@ -243,6 +268,18 @@ impl Model {
 
     pub(crate) fn posted(&self) -> &[Posted] {
         &self.posted
+    }
+
+    /// The compiled constraints, built on first use and shared with clones.
+    pub(crate) fn compiled(&self) -> &Compiled {
+        self.compiled.get_or_init(|| Compiled::new(self))
+    }
+
+    /// Variables or constraints were added: this model needs its own compiled form.
+    fn structure_changed(&mut self) {
+        if self.compiled.get().is_some() || Arc::strong_count(&self.compiled) > 1 {
+            self.compiled = Arc::default();
+        }
     }
 
     fn check_var(&self, var: VarId) -> Result<(), ModelError> {

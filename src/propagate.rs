@@ -7,6 +7,8 @@
 //! propagator here reaches its own fixed point in one run, so the change it makes does not
 //! wake itself again.
 
+use std::sync::Arc;
+
 use crate::constraints::Constraint;
 use crate::store::Store;
 
@@ -25,37 +27,31 @@ pub(crate) enum Event {
 
 const NO_CONSTRAINT: u32 = u32::MAX;
 
-/// FIFO of constraint indices; each constraint at most once, so a ring of one slot per
-/// constraint never overflows and never allocates during search.
+/// A ring of constraint indices with one slot per constraint.
 #[derive(Clone, Debug)]
-struct Queue {
-    ring: Vec<u32>,
+struct Ring {
+    slots: Vec<u32>,
     head: usize,
     len: usize,
-    queued: Vec<bool>,
 }
 
-impl Queue {
-    fn new(constraints: usize) -> Self {
-        Queue {
-            ring: vec![0; constraints.max(1)],
+impl Ring {
+    fn new(capacity: usize) -> Self {
+        Ring {
+            slots: vec![0; capacity.max(1)],
             head: 0,
             len: 0,
-            queued: vec![false; constraints],
         }
     }
 
     #[inline]
     fn push(&mut self, c: u32) {
-        if !self.queued[c as usize] {
-            self.queued[c as usize] = true;
-            let mut tail = self.head + self.len;
-            if tail >= self.ring.len() {
-                tail -= self.ring.len();
-            }
-            self.ring[tail] = c;
-            self.len += 1;
+        let mut tail = self.head + self.len;
+        if tail >= self.slots.len() {
+            tail -= self.slots.len();
         }
+        self.slots[tail] = c;
+        self.len += 1;
     }
 
     #[inline]
@@ -63,25 +59,67 @@ impl Queue {
         if self.len == 0 {
             return None;
         }
-        let c = self.ring[self.head];
+        let c = self.slots[self.head];
         self.head += 1;
-        if self.head == self.ring.len() {
+        if self.head == self.slots.len() {
             self.head = 0;
         }
         self.len -= 1;
+        Some(c)
+    }
+}
+
+/// The constraints waiting to run, each at most once, in two priorities: cheap propagators
+/// run first, and the costlier ones (reasoning across groups) only once the cheap ones have
+/// settled, so they see a state that is already narrowed instead of running again and
+/// again on intermediate ones (Gecode orders its propagators by cost the same way). Rings of
+/// one slot per constraint never overflow and never allocate during search.
+#[derive(Clone, Debug)]
+struct Queue {
+    cheap: Ring,
+    costly: Ring,
+    queued: Vec<bool>,
+    is_costly: Vec<bool>,
+}
+
+impl Queue {
+    fn new(constraints: &[Constraint]) -> Self {
+        Queue {
+            cheap: Ring::new(constraints.len()),
+            costly: Ring::new(constraints.len()),
+            queued: vec![false; constraints.len()],
+            is_costly: constraints.iter().map(Constraint::is_costly).collect(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, c: u32) {
+        let i = c as usize;
+        if !self.queued[i] {
+            self.queued[i] = true;
+            if self.is_costly[i] {
+                self.costly.push(c);
+            } else {
+                self.cheap.push(c);
+            }
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<u32> {
+        let c = self.cheap.pop().or_else(|| self.costly.pop())?;
         self.queued[c as usize] = false;
         Some(c)
     }
 
     fn clear(&mut self) {
         while self.pop().is_some() {}
-        self.head = 0;
     }
 }
 
 /// For each variable, the constraints to wake on a change and on a fix (compressed rows).
 #[derive(Clone, Debug)]
-struct Watchers {
+pub(crate) struct Watchers {
     change_start: Vec<u32>,
     change: Vec<u32>,
     fix_start: Vec<u32>,
@@ -89,7 +127,7 @@ struct Watchers {
 }
 
 impl Watchers {
-    fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
+    pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
         let mut change: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         let mut fix: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         for (c, constraint) in constraints.iter().enumerate() {
@@ -129,7 +167,7 @@ fn compress(rows: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
 pub(crate) struct Engine {
     pub(crate) store: Store,
     queue: Queue,
-    watchers: Watchers,
+    watchers: Arc<Watchers>,
     current: u32,
     /// Reusable working memory for propagators, sized once when the solver is built; lent
     /// to each propagator while it runs.
@@ -139,16 +177,16 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
-    /// An engine over `store` for `constraints`.
-    pub(crate) fn new(store: Store, constraints: &[Constraint]) -> Self {
-        let scratch = constraints
-            .iter()
-            .map(Constraint::scratch_words)
-            .max()
-            .unwrap_or(0);
+    /// An engine over `store` for `constraints`, watched through `watchers`.
+    pub(crate) fn new(
+        store: Store,
+        constraints: &[Constraint],
+        watchers: Arc<Watchers>,
+        scratch: usize,
+    ) -> Self {
         Engine {
-            watchers: Watchers::new(store.num_vars(), constraints),
-            queue: Queue::new(constraints.len()),
+            watchers,
+            queue: Queue::new(constraints),
             store,
             current: NO_CONSTRAINT,
             scratch: vec![0; scratch],

@@ -65,6 +65,11 @@ impl Constraint {
         }
     }
 
+    /// Whether it runs after the cheap propagators have settled.
+    pub(crate) fn is_costly(&self) -> bool {
+        matches!(self, Constraint::LockedValues(_))
+    }
+
     /// How many words of the engine's scratch space it needs.
     pub(crate) fn scratch_words(&self) -> usize {
         match self {

@@ -3,6 +3,8 @@
 //! Both run once per search node, so they read the domains directly and allocate nothing.
 
 use super::strategy::{ValueOrder, VariableOrder};
+use crate::constraints::Constraint;
+use crate::model::Model;
 use crate::store::Store;
 
 /// Static facts about each variable that the heuristics use.
@@ -16,6 +18,33 @@ pub(crate) struct VarInfo {
     /// degree tie-break; empty unless that order is used.
     pub(crate) neighbour_start: Vec<u32>,
     pub(crate) neighbours: Vec<u32>,
+}
+
+impl VarInfo {
+    /// Degrees and domain middles of the variables of `model`.
+    pub(crate) fn new(model: &Model, constraints: &[Constraint]) -> Self {
+        let mut degree = vec![0u32; model.num_vars()];
+        for c in constraints {
+            for v in c.vars() {
+                degree[v] += 1;
+            }
+        }
+        let middle = model
+            .domains()
+            .iter()
+            .map(|d| {
+                let lo = i64::from(d.min().unwrap_or(0));
+                let hi = i64::from(d.max().unwrap_or(0));
+                (lo + (hi - lo) / 2 - i64::from(d.base())) as u32
+            })
+            .collect();
+        VarInfo {
+            degree,
+            middle,
+            neighbour_start: Vec::new(),
+            neighbours: Vec::new(),
+        }
+    }
 }
 
 /// The variable to branch on, or `None` when every variable is fixed.

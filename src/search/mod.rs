@@ -8,6 +8,7 @@ mod solver;
 mod stats;
 mod strategy;
 
+pub(crate) use branch::VarInfo;
 pub use outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;

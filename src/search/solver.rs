@@ -11,7 +11,7 @@ use super::limits::{Budget, Limits};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::stats::Statistics;
 use super::strategy::{ValueOrder, VariableOrder};
-use crate::constraints::{compile, Constraint};
+use crate::constraints::Constraint;
 use crate::model::Model;
 use crate::propagate::Engine;
 use crate::store::Store;
@@ -86,10 +86,16 @@ impl Solver {
     /// A solver for `model` with the default strategy (MRV with degree tie-break, ascending
     /// values) and no limits.
     pub fn new(model: &Model) -> Self {
+        let compiled = model.compiled();
         let store = Store::new(model.domains());
-        let constraints: Arc<[Constraint]> = compile(model, &store).into();
-        let info = Arc::new(var_info(model, &constraints));
-        let engine = Engine::new(store, &constraints);
+        let constraints = Arc::clone(&compiled.constraints);
+        let info = Arc::clone(&compiled.info);
+        let engine = Engine::new(
+            store,
+            &constraints,
+            Arc::clone(&compiled.watchers),
+            compiled.scratch_words,
+        );
         let limits = Limits::default();
         let started = Instant::now();
         Solver {
@@ -358,30 +364,6 @@ impl Iterator for Solutions<'_> {
             Event::Solution => Some(self.solver.current_solution()),
             Event::Exhausted | Event::Stopped(_) => None,
         }
-    }
-}
-
-fn var_info(model: &Model, constraints: &[Constraint]) -> VarInfo {
-    let mut degree = vec![0u32; model.num_vars()];
-    for c in constraints {
-        for v in c.vars() {
-            degree[v] += 1;
-        }
-    }
-    let middle = model
-        .domains()
-        .iter()
-        .map(|d| {
-            let lo = i64::from(d.min().unwrap_or(0));
-            let hi = i64::from(d.max().unwrap_or(0));
-            (lo + (hi - lo) / 2 - i64::from(d.base())) as u32
-        })
-        .collect();
-    VarInfo {
-        degree,
-        middle,
-        neighbour_start: Vec::new(),
-        neighbours: Vec::new(),
     }
 }
 

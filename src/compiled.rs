@@ -1,0 +1,37 @@
+//! The solver's form of a model's constraints: propagators, watch lists and the static
+//! facts the heuristics use. Built once per model structure and shared (through `Arc`) by
+//! every solver of that model and of its clones.
+
+use std::sync::Arc;
+
+use crate::constraints::{compile, Constraint};
+use crate::model::Model;
+use crate::propagate::Watchers;
+use crate::search::VarInfo;
+use crate::store::Store;
+
+/// Compiled constraints of one model structure.
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    pub(crate) constraints: Arc<[Constraint]>,
+    pub(crate) watchers: Arc<Watchers>,
+    pub(crate) info: Arc<VarInfo>,
+    pub(crate) scratch_words: usize,
+}
+
+impl Compiled {
+    pub(crate) fn new(model: &Model) -> Self {
+        let store = Store::new(model.domains());
+        let constraints: Arc<[Constraint]> = compile(model, &store).into();
+        Compiled {
+            watchers: Arc::new(Watchers::new(store.num_vars(), &constraints)),
+            info: Arc::new(VarInfo::new(model, &constraints)),
+            scratch_words: constraints
+                .iter()
+                .map(Constraint::scratch_words)
+                .max()
+                .unwrap_or(0),
+            constraints,
+        }
+    }
+}
