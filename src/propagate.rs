@@ -174,6 +174,8 @@ pub(crate) struct Engine {
     scratch: Vec<u64>,
     /// Number of propagator runs since the last reset.
     pub(crate) propagations: u64,
+    /// The store clock at the end of each constraint's last successful run.
+    last_run: Vec<u64>,
 }
 
 impl Engine {
@@ -191,6 +193,7 @@ impl Engine {
             current: NO_CONSTRAINT,
             scratch: vec![0; scratch],
             propagations: 0,
+            last_run: vec![0; constraints.len()],
         }
     }
 
@@ -202,6 +205,17 @@ impl Engine {
             self.queue.push(c as u32);
         }
         self.propagations = 0;
+        self.last_run.iter_mut().for_each(|t| *t = 0);
+    }
+
+    /// The store clock when the running constraint last finished a run (0: never). Words
+    /// modified later are the ones it has not seen. A backtrack restores words to a state the
+    /// constraint had already seen settled, so undo needs no stamp.
+    pub(crate) fn last_run(&self) -> u64 {
+        self.last_run
+            .get(self.current as usize)
+            .copied()
+            .unwrap_or(0)
     }
 
     /// Runs queued constraints until none is left (a fixed point) or one fails.
@@ -216,6 +230,7 @@ impl Engine {
                 result = Err(conflict);
                 break;
             }
+            self.last_run[c as usize] = self.store.clock();
         }
         self.current = NO_CONSTRAINT;
         self.scratch = scratch;

@@ -22,6 +22,9 @@ pub(crate) struct Store {
     initial: Vec<u64>,
     layout: Vec<Layout>,
     trail: Trail,
+    /// When each word was last written, on [`Store::clock`]; undo does not count.
+    modified: Vec<u64>,
+    clock: u64,
 }
 
 impl Store {
@@ -39,6 +42,8 @@ impl Store {
         }
         Store {
             trail: Trail::new(words.len()),
+            modified: vec![1; words.len()],
+            clock: 1,
             initial: words.clone(),
             words,
             layout,
@@ -49,6 +54,21 @@ impl Store {
     pub(crate) fn reset(&mut self) {
         self.words.copy_from_slice(&self.initial);
         self.trail.clear();
+        // Every word counts as written once, so that a propagator's first run sees it all.
+        self.modified.iter_mut().for_each(|m| *m = 1);
+        self.clock = 1;
+    }
+
+    /// A counter that grows with every write.
+    #[inline]
+    pub(crate) fn clock(&self) -> u64 {
+        self.clock
+    }
+
+    /// The clock of the last write of the word at flat `index` (1 before any write).
+    #[inline]
+    pub(crate) fn modified_at(&self, index: usize) -> u64 {
+        self.modified[index]
     }
 
     /// The number of variables.
@@ -114,6 +134,8 @@ impl Store {
         let old = self.words[index];
         self.trail.save(index, old);
         self.words[index] = new;
+        self.clock += 1;
+        self.modified[index] = self.clock;
         old
     }
 
@@ -131,6 +153,8 @@ impl Store {
         if old != new {
             self.trail.save(index, old);
             self.words[index] = new;
+            self.clock += 1;
+            self.modified[index] = self.clock;
         }
         old
     }

@@ -12,15 +12,19 @@
 //! closed, and the compiler can inline the small ones into the propagation loop.
 
 mod all_different;
+mod family;
 mod locked_values;
 mod matching;
 mod not_equal;
 
+use std::collections::{BTreeMap, BTreeSet};
+
 pub(crate) use all_different::AllDifferent;
+pub(crate) use family::Family;
 pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
 
-use crate::model::{Model, Posted};
+use crate::model::{Consistency, Model, Posted};
 use crate::propagate::{Conflict, Engine, Event};
 use crate::store::Store;
 
@@ -30,6 +34,7 @@ pub(crate) enum Constraint {
     AllDifferent(AllDifferent),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
+    Family(Family),
 }
 
 impl Constraint {
@@ -44,6 +49,7 @@ impl Constraint {
             Constraint::AllDifferent(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
+            Constraint::Family(c) => c.propagate(engine, scratch),
         }
     }
 
@@ -53,6 +59,7 @@ impl Constraint {
             Constraint::AllDifferent(c) => c.vars().to_vec(),
             Constraint::NotEqual(c) => c.vars().to_vec(),
             Constraint::LockedValues(c) => c.vars().to_vec(),
+            Constraint::Family(c) => c.vars().to_vec(),
         }
     }
 
@@ -60,7 +67,7 @@ impl Constraint {
     pub(crate) fn event(&self) -> Event {
         match self {
             Constraint::AllDifferent(c) => c.event(),
-            Constraint::LockedValues(_) => Event::Change,
+            Constraint::LockedValues(_) | Constraint::Family(_) => Event::Change,
             Constraint::NotEqual(_) => Event::Fix,
         }
     }
@@ -74,18 +81,37 @@ impl Constraint {
     pub(crate) fn scratch_words(&self) -> usize {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
+            Constraint::Family(c) => c.scratch_words(),
             Constraint::NotEqual(_) | Constraint::LockedValues(_) => 0,
         }
     }
 }
 
-/// Compiles the posted constraints of `model` for the domains laid out in `store`, and
-/// adds the implied [`LockedValues`] constraints between overlapping all-different groups.
+/// Compiles the posted constraints of `model` for the domains laid out in `store`.
+///
+/// Plain all-different groups (no offsets, [`Consistency::Fast`], one-word domains of one
+/// base) that are permutations (as many values as variables) are gathered into one
+/// [`Family`] per base when there are two or more of them. Other overlapping plain groups
+/// get [`LockedValues`] between them.
 pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
+    let plain = plain_groups(model, store);
+    let mut families: BTreeMap<i32, Vec<usize>> = BTreeMap::new();
+    for (p, vars) in &plain {
+        if is_permutation(store, vars) {
+            families
+                .entry(store.layout(vars[0]).base)
+                .or_default()
+                .push(*p);
+        }
+    }
+    families.retain(|_, members| members.len() >= 2);
+    let in_family: BTreeSet<usize> = families.values().flatten().copied().collect();
     let mut compiled: Vec<Constraint> = model
         .posted()
         .iter()
-        .map(|p| match p {
+        .enumerate()
+        .filter(|(p, _)| !in_family.contains(p))
+        .map(|(_, posted)| match posted {
             Posted::AllDifferent {
                 vars,
                 offsets,
@@ -96,56 +122,78 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
             }
         })
         .collect();
+    let group_of: BTreeMap<usize, &Vec<usize>> = plain.iter().map(|(p, v)| (*p, v)).collect();
+    for members in families.values() {
+        let groups: Vec<Vec<usize>> = members.iter().map(|p| group_of[p].clone()).collect();
+        let family = Family::new(&groups, |v| store.layout(v).start);
+        compiled.push(Constraint::Family(family));
+    }
+    let outside: Vec<&Vec<usize>> = plain
+        .iter()
+        .filter(|(p, _)| !in_family.contains(p))
+        .map(|(_, v)| v)
+        .collect();
     compiled.extend(
-        overlapping_plain_groups(model, store)
+        overlapping_pairs(store, &outside)
             .into_iter()
-            .map(|(a, b)| Constraint::LockedValues(LockedValues::new(&a, &b))),
+            .map(|(a, b)| Constraint::LockedValues(LockedValues::new(a, b))),
     );
     compiled
 }
 
-/// Pairs of all-different groups without offsets, over one-word domains with one common
-/// base, that share at least two variables, where at least one group is a permutation (as
-/// many variables as values): only then can the rule ever fire, and posting it for every
-/// overlapping pair of a dense model would cost more than it finds.
-fn overlapping_plain_groups(model: &Model, store: &Store) -> Vec<(Vec<usize>, Vec<usize>)> {
-    let groups: Vec<Vec<usize>> = model
+/// The plain groups, as (position among the posted constraints, variables).
+fn plain_groups(model: &Model, store: &Store) -> Vec<(usize, Vec<usize>)> {
+    model
         .posted()
         .iter()
-        .filter_map(|p| match p {
-            Posted::AllDifferent { vars, offsets, .. } if offsets.iter().all(|&c| c == 0) => {
-                Some(vars.iter().map(|v| v.index()).collect::<Vec<usize>>())
+        .enumerate()
+        .filter_map(|(p, posted)| match posted {
+            Posted::AllDifferent {
+                vars,
+                offsets,
+                consistency: Consistency::Fast,
+            } if offsets.iter().all(|&c| c == 0) && !vars.is_empty() => {
+                let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
+                let base = store.layout(vars[0]).base;
+                let plain = vars
+                    .iter()
+                    .all(|&v| store.layout(v).len == 1 && store.layout(v).base == base);
+                plain.then_some((p, vars))
             }
             _ => None,
         })
-        .filter(|vars: &Vec<usize>| vars.iter().all(|&v| store.layout(v).len == 1))
-        .collect();
+        .collect()
+}
+
+/// Pairs of plain groups of one base that share at least two variables, where at least
+/// one group is a permutation: only then can the rule ever fire, and posting it for every
+/// overlapping pair of a dense model would cost more than it finds.
+fn overlapping_pairs<'a>(
+    store: &Store,
+    groups: &[&'a Vec<usize>],
+) -> Vec<(&'a [usize], &'a [usize])> {
     let mut by_var: Vec<Vec<usize>> = vec![Vec::new(); store.num_vars()];
     for (g, vars) in groups.iter().enumerate() {
-        for &v in vars {
+        for &v in vars.iter() {
             by_var[v].push(g);
         }
     }
-    let a_vars = |a: usize| groups[a].as_slice();
     let mut pairs = Vec::new();
     let mut shared = vec![0usize; groups.len()];
     for (a, vars) in groups.iter().enumerate() {
         shared.iter_mut().for_each(|s| *s = 0);
-        for &v in vars {
+        for &v in vars.iter() {
             for &b in &by_var[v] {
                 shared[b] += 1;
             }
         }
         for b in a + 1..groups.len() {
-            let same_base = groups[a]
-                .iter()
-                .chain(&groups[b])
-                .all(|&v| store.layout(v).base == store.layout(vars[0]).base);
+            let same_base = store.layout(vars[0]).base == store.layout(groups[b][0]).base;
             if shared[b] >= 2
                 && same_base
-                && (is_permutation(store, a_vars(a)) || is_permutation(store, &groups[b]))
+                && (is_permutation(store, vars) || is_permutation(store, groups[b]))
             {
-                pairs.push((groups[a].clone(), groups[b].clone()));
+                pairs.push((groups[a].as_slice(), groups[b].as_slice()));
             }
         }
     }
