@@ -5,11 +5,12 @@
 //! over one-word domains with one common base. Run one by one, such groups wake each other
 //! through the queue for every value removed: a single decision in a hard Sudoku used to
 //! trigger about a hundred propagator runs. Here the family works on a private copy of its
-//! domains, sweeps only the groups touched since they were last settled ("dirty" groups),
-//! and writes the domains back once, so the queue sees one run and one wake per changed
-//! variable. The rules are those of [`AllDifferent`](super::AllDifferent) (fixed values,
-//! pigeonhole, hidden singles) plus [`LockedValues`](super::LockedValues) between every
-//! two groups that share two or more variables, tried once the singles have settled.
+//! domains and writes them back once, so the queue sees one run and one wake per changed
+//! variable. Inside, the rules of [`AllDifferent`](super::AllDifferent) run where they are
+//! cheapest: a newly fixed value leaves the cell's peers (every cell sharing a group with
+//! it) directly; pigeonhole and hidden singles look only at groups changed since they were
+//! last looked at; [`LockedValues`](super::LockedValues) between every two groups sharing
+//! two or more cells runs last, on pairs with a changed group.
 
 use crate::propagate::{Conflict, Engine};
 
@@ -26,6 +27,9 @@ pub(crate) struct Family {
     /// Groups of each cell, compressed rows.
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
+    /// Cells sharing a group with each cell, compressed rows.
+    peer_start: Vec<u32>,
+    peers: Vec<u32>,
     /// Intersections: for each pair, bounds into `pair_cells` of the shared cells, the
     /// cells only in the first group and the cells only in the second.
     pairs: Vec<[u32; 4]>,
@@ -53,9 +57,20 @@ impl Family {
         }
         let mut cell_start = vec![0];
         let mut cell_groups = Vec::new();
-        for row in &by_cell {
+        let mut peer_start = vec![0];
+        let mut peers = Vec::new();
+        for (cell, row) in by_cell.iter().enumerate() {
             cell_groups.extend_from_slice(row);
             cell_start.push(cell_groups.len() as u32);
+            let mut mine: Vec<u32> = row
+                .iter()
+                .flat_map(|&g| groups[g as usize].iter().map(|&v| local(v)))
+                .filter(|&c| c as usize != cell)
+                .collect();
+            mine.sort_unstable();
+            mine.dedup();
+            peers.extend_from_slice(&mine);
+            peer_start.push(peers.len() as u32);
         }
         let mut pairs = Vec::new();
         let mut pair_groups = Vec::new();
@@ -87,6 +102,8 @@ impl Family {
             group_cells,
             cell_start,
             cell_groups,
+            peer_start,
+            peers,
             pairs,
             pair_groups,
             pair_cells,
@@ -101,34 +118,52 @@ impl Family {
         self.group_start.len() - 1
     }
 
-    /// One word per variable, plus the dirty and touched group bitsets.
+    /// One word per variable for the domains and one for the stack of fixed cells, plus
+    /// the dirty and touched group bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
-        self.vars.len() + 2 * self.num_groups().div_ceil(64)
+        2 * self.vars.len() + 2 * self.num_groups().div_ceil(64)
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
-        let (masks, sets) = scratch[..self.scratch_words()].split_at_mut(n);
-        let (dirty, touched) = sets.split_at_mut(sets.len() / 2);
-        dirty.fill(0);
-        // Only the groups of variables written since the last run need another look.
+        let bits = self.num_groups().div_ceil(64);
+        let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(n);
+        let (stack, rest) = rest.split_at_mut(n);
+        let (dirty, touched) = rest.split_at_mut(bits);
+        let mut work = Work {
+            masks,
+            stack,
+            pending: 0,
+            dirty,
+            touched,
+        };
+        work.dirty.fill(0);
+        work.touched.fill(0);
+        // Only variables written since the last run need another look: their groups, and
+        // their value if they are fixed.
         let since = e.last_run();
-        for (i, (m, &w)) in masks.iter_mut().zip(&self.words).enumerate() {
-            *m = e.store.word_at(w as usize);
+        for (i, &w) in self.words.iter().enumerate() {
+            let m = e.store.word_at(w as usize);
+            work.masks[i] = m;
             if e.store.modified_at(w as usize) > since {
-                self.touch(i, dirty);
+                self.mark(i, &mut work);
+                if is_single(m) {
+                    work.push(i);
+                }
             }
         }
-        touched.copy_from_slice(dirty);
         loop {
-            while let Some(g) = first_set(dirty, self.num_groups()) {
-                self.settle_group(g, masks, dirty, touched)?;
+            self.eliminate_fixed_values(&mut work)?;
+            if let Some(g) = first_set(work.dirty, self.num_groups()) {
+                work.dirty[g / 64] &= !(1 << (g % 64));
+                self.hidden_singles(g, &mut work)?;
+                continue;
             }
-            if !self.apply_locked_values(masks, dirty, touched)? {
+            if !self.apply_locked_values(&mut work)? {
                 break;
             }
         }
-        for (i, &m) in masks.iter().enumerate() {
+        for (i, &m) in work.masks.iter().enumerate() {
             e.set_word(self.vars[i], self.words[i] as usize, m)?;
         }
         Ok(())
@@ -138,162 +173,172 @@ impl Family {
         &self.group_cells[self.group_start[g] as usize..self.group_start[g + 1] as usize]
     }
 
-    /// Marks every group of `cell` dirty.
-    #[inline]
-    fn touch(&self, cell: usize, dirty: &mut [u64]) {
-        self.touch_both(cell, dirty, None);
+    fn peers(&self, cell: usize) -> &[u32] {
+        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
     }
 
-    /// Marks every group of `cell` dirty and, when given, touched.
+    /// Marks every group of `cell` dirty (for hidden singles) and touched (for locked
+    /// values).
     #[inline]
-    fn touch_both(&self, cell: usize, dirty: &mut [u64], touched: Option<&mut [u64]>) {
+    fn mark(&self, cell: usize, work: &mut Work<'_>) {
         let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
-        let groups = &self.cell_groups[from as usize..to as usize];
-        if let Some(touched) = touched {
-            for &g in groups {
-                touched[g as usize / 64] |= 1 << (g % 64);
-            }
-        }
-        for &g in groups {
-            dirty[g as usize / 64] |= 1 << (g % 64);
+        for &g in &self.cell_groups[from as usize..to as usize] {
+            let (k, bit) = (g as usize / 64, 1u64 << (g % 64));
+            work.dirty[k] |= bit;
+            work.touched[k] |= bit;
         }
     }
 
-    /// Fixed values, pigeonhole and hidden singles on group `g` until it changes no more.
-    fn settle_group(
-        &self,
-        g: usize,
-        masks: &mut [u64],
-        dirty: &mut [u64],
-        touched: &mut [u64],
-    ) -> Result<(), Conflict> {
-        let cells = self.cells(g);
-        loop {
-            let mut fixed = 0u64;
-            for &c in cells {
-                let m = masks[c as usize];
-                if is_single(m) {
-                    if fixed & m != 0 {
-                        return Err(Conflict);
-                    }
-                    fixed |= m;
-                }
-            }
-            let mut again = false;
-            let mut once = 0u64;
-            let mut twice = 0u64;
-            let mut unfixed = 0u32;
-            for &c in cells {
-                let m = masks[c as usize];
-                if is_single(m) {
-                    continue;
-                }
-                let kept = m & !fixed;
-                if kept != m {
+    /// Narrows `cell` to `kept` (non-empty, a subset), marking its groups and stacking it
+    /// when it became fixed.
+    #[inline]
+    fn narrow(&self, cell: usize, kept: u64, work: &mut Work<'_>) {
+        work.masks[cell] = kept;
+        self.mark(cell, work);
+        if is_single(kept) {
+            work.push(cell);
+        }
+    }
+
+    /// Rule 1 through the peers: the value of each newly fixed cell leaves every cell that
+    /// shares a group with it.
+    fn eliminate_fixed_values(&self, work: &mut Work<'_>) -> Result<(), Conflict> {
+        while let Some(cell) = work.pop() {
+            let value = work.masks[cell];
+            for &p in self.peers(cell) {
+                let m = work.masks[p as usize];
+                if m & value != 0 {
+                    let kept = m & !value;
                     if kept == 0 {
                         return Err(Conflict);
                     }
-                    masks[c as usize] = kept;
-                    self.touch_both(c as usize, dirty, Some(touched));
-                    if is_single(kept) {
-                        again = true;
-                        continue;
-                    }
+                    self.narrow(p as usize, kept, work);
                 }
-                twice |= once & kept;
-                once |= kept;
-                unfixed += 1;
-            }
-            if again {
-                continue;
-            }
-            let free = once.count_ones();
-            if free < unfixed {
-                return Err(Conflict);
-            }
-            let hidden = once & !twice;
-            if free != unfixed || hidden == 0 {
-                break;
-            }
-            for &c in cells {
-                let m = masks[c as usize];
-                let h = m & hidden;
-                if h == 0 || is_single(m) {
-                    continue;
-                }
-                if !is_single(h) {
-                    return Err(Conflict);
-                }
-                masks[c as usize] = h;
-                self.touch_both(c as usize, dirty, Some(touched));
             }
         }
-        dirty[g / 64] &= !(1 << (g % 64));
+        Ok(())
+    }
+
+    /// Rules 2 and 3 on group `g`: pigeonhole, and hidden singles when every free value
+    /// must be used.
+    fn hidden_singles(&self, g: usize, work: &mut Work<'_>) -> Result<(), Conflict> {
+        let cells = self.cells(g);
+        let mut once = 0u64;
+        let mut twice = 0u64;
+        let mut unfixed = 0u32;
+        for &c in cells {
+            let m = work.masks[c as usize];
+            if !is_single(m) {
+                twice |= once & m;
+                once |= m;
+                unfixed += 1;
+            }
+        }
+        let free = once.count_ones();
+        if free < unfixed {
+            return Err(Conflict);
+        }
+        let hidden = once & !twice;
+        if free != unfixed || hidden == 0 {
+            return Ok(());
+        }
+        for &c in cells {
+            let m = work.masks[c as usize];
+            let h = m & hidden;
+            if h == 0 || is_single(m) {
+                continue;
+            }
+            if !is_single(h) {
+                return Err(Conflict);
+            }
+            self.narrow(c as usize, h, work);
+        }
         Ok(())
     }
 
     /// Locked values across every intersecting pair with a group touched since the last
     /// sweep; true when something changed.
-    fn apply_locked_values(
-        &self,
-        masks: &mut [u64],
-        dirty: &mut [u64],
-        touched: &mut [u64],
-    ) -> Result<bool, Conflict> {
+    fn apply_locked_values(&self, work: &mut Work<'_>) -> Result<bool, Conflict> {
         let mut changed = false;
-        let is_touched = |g: u32, t: &[u64]| t[g as usize / 64] >> (g % 64) & 1 == 1;
-        for (&[begin, only_a, only_b, end], &[ga, gb]) in self.pairs.iter().zip(&self.pair_groups) {
-            if !is_touched(ga, touched) && !is_touched(gb, touched) {
-                continue;
+        let touched: &[u64] = work.touched;
+        let is_touched = |g: u32| touched[g as usize / 64] >> (g % 64) & 1 == 1;
+        let mut todo: smallvec::SmallVec<[usize; 64]> = smallvec::SmallVec::new();
+        for (p, &[ga, gb]) in self.pair_groups.iter().enumerate() {
+            if is_touched(ga) || is_touched(gb) {
+                todo.push(p);
             }
+        }
+        work.touched.fill(0);
+        for p in todo {
+            let [begin, only_a, only_b, end] = self.pairs[p];
             let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
-            let union =
-                |cs: &[u32], masks: &[u64]| cs.iter().fold(0, |acc, &c| acc | masks[c as usize]);
             let (shared, a, b) = (
                 cells(begin, only_a),
                 cells(only_a, only_b),
                 cells(only_b, end),
             );
-            let inside = union(shared, masks);
-            let outside_a = union(a, masks);
-            let outside_b = union(b, masks);
+            let inside = work.union(shared);
+            let outside_a = work.union(a);
+            let outside_b = work.union(b);
             if (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
-                changed |= self.remove(inside & !outside_a, b, masks, dirty)?;
+                changed |= self.remove(inside & !outside_a, b, work)?;
             }
             if (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
-                changed |= self.remove(inside & !outside_b, a, masks, dirty)?;
+                changed |= self.remove(inside & !outside_b, a, work)?;
             }
         }
-        // Changes made by this sweep marked their groups dirty: the next sweep looks at
-        // the pairs of those groups only.
-        touched.copy_from_slice(dirty);
         Ok(changed)
     }
 
-    fn remove(
-        &self,
-        values: u64,
-        cells: &[u32],
-        masks: &mut [u64],
-        dirty: &mut [u64],
-    ) -> Result<bool, Conflict> {
+    fn remove(&self, values: u64, cells: &[u32], work: &mut Work<'_>) -> Result<bool, Conflict> {
         if values == 0 {
             return Ok(false);
         }
         let mut changed = false;
         for &c in cells {
-            let m = masks[c as usize];
+            let m = work.masks[c as usize];
             if m & values != 0 {
                 let kept = m & !values;
                 if kept == 0 {
                     return Err(Conflict);
                 }
-                masks[c as usize] = kept;
-                self.touch(c as usize, dirty);
+                self.narrow(c as usize, kept, work);
                 changed = true;
             }
         }
         Ok(changed)
+    }
+}
+
+/// The working state of one run, laid out in the engine's scratch space.
+struct Work<'a> {
+    masks: &'a mut [u64],
+    /// Cells fixed but not yet removed from their peers; a cell becomes fixed at most once
+    /// per run, so the stack never holds more than one entry per cell.
+    stack: &'a mut [u64],
+    pending: usize,
+    dirty: &'a mut [u64],
+    touched: &'a mut [u64],
+}
+
+impl Work<'_> {
+    #[inline]
+    fn push(&mut self, cell: usize) {
+        if let Some(slot) = self.stack.get_mut(self.pending) {
+            *slot = cell as u64;
+            self.pending += 1;
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<usize> {
+        self.pending = self.pending.checked_sub(1)?;
+        Some(self.stack[self.pending] as usize)
+    }
+
+    #[inline]
+    fn union(&self, cells: &[u32]) -> u64 {
+        cells.iter().fold(0, |acc, &c| acc | self.masks[c as usize])
     }
 }
 
