@@ -187,7 +187,11 @@ impl AllDifferent {
             break;
         }
         for (i, &m) in masks.iter().enumerate() {
-            e.set_word(self.vars[i], self.words[i] as usize, m >> self.shifts[i])?;
+            let index = self.words[i] as usize;
+            let new = m >> self.shifts[i];
+            if new != e.store.word_at(index) {
+                e.set_word(self.vars[i], index, new)?;
+            }
         }
         Ok(())
     }

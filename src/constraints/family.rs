@@ -164,7 +164,10 @@ impl Family {
             }
         }
         for (i, &m) in work.masks.iter().enumerate() {
-            e.set_word(self.vars[i], self.words[i] as usize, m)?;
+            let index = self.words[i] as usize;
+            if m != e.store.word_at(index) {
+                e.set_word(self.vars[i], index, m)?;
+            }
         }
         Ok(())
     }
