@@ -4,6 +4,7 @@
 mod branch;
 mod limits;
 mod outcome;
+mod parallel;
 mod solver;
 mod stats;
 mod strategy;

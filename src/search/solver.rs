@@ -2,7 +2,7 @@
 //! engine, written as a resumable state machine so that `solve`, `count` and the solution
 //! iterator share one loop.
 
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -21,6 +21,10 @@ use crate::store::Store;
 struct Frame {
     var: u32,
     value: i64,
+    /// Share of the whole search tree below this node (for progress).
+    weight: f64,
+    /// Values the variable had when the decision was taken.
+    values: u32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,6 +82,12 @@ pub struct Solver {
     stats: Statistics,
     started: Instant,
     budget: Budget,
+    /// Fixes applied at the root before propagation (the subproblems of a split search).
+    assumptions: Vec<(u32, i64)>,
+    /// Share of the search tree already explored, and the share below the current node.
+    explored: f64,
+    current_weight: f64,
+    progress: Option<Arc<AtomicU64>>,
     #[cfg(test)]
     snapshots: Vec<Vec<Vec<u64>>>,
 }
@@ -111,6 +121,10 @@ impl Solver {
             last: Event::Exhausted,
             stats: Statistics::default(),
             started,
+            assumptions: Vec::new(),
+            explored: 0.0,
+            current_weight: 1.0,
+            progress: None,
             #[cfg(test)]
             snapshots: Vec::new(),
         }
@@ -144,6 +158,25 @@ impl Solver {
     pub fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) -> &mut Self {
         self.limits.cancel = flag;
         self
+    }
+
+    /// Publishes the share of the search tree explored so far, as parts per billion, into
+    /// `sink` every few hundred nodes and when the search ends. The share is the sum of the
+    /// finished subtrees, each weighted by the product of 1/(values) along its path: cheap,
+    /// monotone, and exact at the end (`1_000_000_000`).
+    pub fn set_progress_sink(&mut self, sink: Option<Arc<AtomicU64>>) -> &mut Self {
+        self.progress = sink;
+        self
+    }
+
+    /// The progress sink, if any.
+    pub(super) fn progress_sink(&self) -> Option<Arc<AtomicU64>> {
+        self.progress.clone()
+    }
+
+    /// The share of the search tree explored by the latest search, from 0 to 1.
+    pub fn progress(&self) -> f64 {
+        self.explored.min(1.0)
     }
 
     /// The statistics of the latest search (so far, while iterating).
@@ -217,6 +250,8 @@ impl Solver {
     }
 
     fn restart(&mut self) {
+        self.explored = 0.0;
+        self.current_weight = 1.0;
         self.engine.reset();
         self.stack.clear();
         self.phase = Phase::Fresh;
@@ -251,6 +286,10 @@ impl Solver {
         if event != Event::Solution {
             self.phase = Phase::Done;
         }
+        if event == Event::Exhausted {
+            self.explored = 1.0;
+        }
+        self.publish_progress();
         event
     }
 
@@ -264,7 +303,11 @@ impl Solver {
                 }
                 let store = &self.engine.store;
                 let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
-                if emptied || self.engine.propagate(&self.constraints).is_err() {
+                let assumed = self
+                    .assumptions
+                    .iter()
+                    .all(|&(var, value)| self.engine.assign(var as usize, value).is_ok());
+                if emptied || !assumed || self.engine.propagate(&self.constraints).is_err() {
                     self.stats.failures += 1;
                     return Event::Exhausted;
                 }
@@ -282,27 +325,107 @@ impl Solver {
             else {
                 self.phase = Phase::AtSolution;
                 self.stats.solutions += 1;
+                self.explored += self.current_weight;
                 return Event::Solution;
             };
             if let Some(reason) = self.budget.check(self.stats.nodes) {
                 return Event::Stopped(reason);
             }
+            if self.stats.nodes % 1024 == 0 {
+                self.publish_progress();
+            }
             let value = select_value(&self.engine.store, &self.info, var, self.value_order);
+            let values = self.engine.store.size(var);
             self.stats.nodes += 1;
             self.open_level();
             self.stack.push(Frame {
                 var: var as u32,
                 value,
+                weight: self.current_weight,
+                values,
             });
+            self.current_weight /= f64::from(values);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
             let ok = self.engine.assign(var, value).is_ok()
                 && self.engine.propagate(&self.constraints).is_ok();
             if !ok {
                 self.stats.failures += 1;
+                self.explored += self.current_weight;
                 if !self.backtrack() {
                     return Event::Exhausted;
                 }
             }
+        }
+    }
+
+    /// Sets the root fixes of a subproblem.
+    pub(super) fn set_assumptions(&mut self, assumptions: Vec<(u32, i64)>) {
+        self.assumptions = assumptions;
+    }
+
+    /// The limits, for the subproblem solvers of a split search.
+    pub(super) fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Adds a subproblem's statistics to this solver's.
+    pub(super) fn absorb(&mut self, other: &Statistics) {
+        self.stats.nodes += other.nodes;
+        self.stats.failures += other.failures;
+        self.stats.propagations += other.propagations;
+        self.stats.solutions += other.solutions;
+        self.stats.max_depth = self.stats.max_depth.max(other.max_depth);
+    }
+
+    /// Resets the statistics before a split search.
+    pub(super) fn begin_split(&mut self) {
+        self.stats = Statistics::default();
+        self.started = Instant::now();
+    }
+
+    /// Ends a split search: elapsed time, and why it stopped.
+    pub(super) fn end_split(&mut self, stop: Option<StopReason>) {
+        self.stats.elapsed = self.started.elapsed();
+        self.last = stop.map_or(Event::Exhausted, Event::Stopped);
+        self.explored = 1.0;
+    }
+
+    /// Propagates the root under the current assumptions and names the branching variable
+    /// and its values in the value order: `Err(())` when the root fails, `Ok(None)` when
+    /// every variable is fixed.
+    pub(super) fn root_branch(&mut self) -> Result<Option<(u32, Vec<i64>)>, ()> {
+        self.restart();
+        self.phase = Phase::Running;
+        let store = &self.engine.store;
+        let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
+        let assumed = self
+            .assumptions
+            .iter()
+            .all(|&(var, value)| self.engine.assign(var as usize, value).is_ok());
+        if emptied || !assumed || self.engine.propagate(&self.constraints).is_err() {
+            self.engine.abandon_queue();
+            return Err(());
+        }
+        let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order) else {
+            return Ok(None);
+        };
+        let mut values = Vec::new();
+        let saved = self.engine.store.clone();
+        loop {
+            let value = select_value(&self.engine.store, &self.info, var, self.value_order);
+            values.push(value);
+            if self.engine.store.size(var) <= 1 || self.engine.remove(var, value).is_err() {
+                break;
+            }
+            self.engine.abandon_queue();
+        }
+        self.engine.store = saved;
+        Ok(Some((var as u32, values)))
+    }
+
+    fn publish_progress(&self) {
+        if let Some(sink) = &self.progress {
+            sink.store((self.progress() * 1e9) as u64, Ordering::Relaxed);
         }
     }
 
@@ -311,12 +434,15 @@ impl Solver {
     fn backtrack(&mut self) -> bool {
         while let Some(frame) = self.stack.pop() {
             self.close_level();
+            // The refuted branch holds the other values of the variable.
+            self.current_weight = frame.weight - frame.weight / f64::from(frame.values);
             let ok = self.engine.remove(frame.var as usize, frame.value).is_ok()
                 && self.engine.propagate(&self.constraints).is_ok();
             if ok {
                 return true;
             }
             self.stats.failures += 1;
+            self.explored += self.current_weight;
         }
         false
     }
@@ -354,6 +480,18 @@ impl Solver {
 #[derive(Debug)]
 pub struct Solutions<'a> {
     solver: &'a mut Solver,
+}
+
+impl Solutions<'_> {
+    /// The share of the search tree explored so far, from 0 to 1.
+    pub fn progress(&self) -> f64 {
+        self.solver.progress()
+    }
+
+    /// The statistics so far.
+    pub fn stats(&self) -> Statistics {
+        self.solver.stats()
+    }
 }
 
 impl Iterator for Solutions<'_> {

@@ -58,6 +58,10 @@ struct QueensArgs {
     /// Count with the mirror symmetry broken (half the boards, doubled).
     #[arg(long, requires = "count", conflicts_with = "limit")]
     symmetry: bool,
+    /// Worker threads for --count and --all (default: one per core). Counts and the order
+    /// of --all do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -204,6 +208,7 @@ fn queens(args: QueensArgs) -> ExitCode {
     queens_cmd::run(&queens_cmd::Settings {
         n: args.n as usize,
         mode,
+        threads: threads(args.threads),
         time_limit: args.limits.time_limit,
         node_limit: args.limits.node_limit,
     })

@@ -1,6 +1,9 @@
 //! A progress bar on stderr for long runs, shown only when stderr is a terminal.
 
 use std::io::IsTerminal;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
@@ -48,6 +51,56 @@ impl Progress {
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
+        }
+    }
+}
+
+/// A bar for one long search, driven by the share of the search tree explored that the
+/// solver publishes; silent when stderr is not a terminal.
+pub struct SearchProgress {
+    sink: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    painter: Option<JoinHandle<()>>,
+}
+
+impl SearchProgress {
+    /// Starts the bar (when stderr is a terminal).
+    pub fn start() -> Self {
+        let sink = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let painter = std::io::stderr().is_terminal().then(|| {
+            let (sink, stop) = (Arc::clone(&sink), Arc::clone(&stop));
+            std::thread::spawn(move || {
+                let bar = ProgressBar::new(1_000_000_000).with_style(
+                    ProgressStyle::with_template(
+                        "{bar:40} {percent}% of the search tree ({elapsed})",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                while !stop.load(Ordering::Relaxed) {
+                    bar.set_position(sink.load(Ordering::Relaxed));
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                bar.finish_and_clear();
+            })
+        });
+        SearchProgress {
+            sink,
+            stop,
+            painter,
+        }
+    }
+
+    /// Where the solver publishes its progress.
+    pub fn sink(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.sink)
+    }
+
+    /// Removes the bar.
+    pub fn finish(self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(painter) = self.painter {
+            let _ = painter.join();
         }
     }
 }

@@ -7,6 +7,7 @@ use bitcsp::{queens, CountStatus, SolveResult, Solver, StopReason, ValueOrder};
 
 use crate::exit::Outcome;
 use crate::interrupt;
+use crate::progress::SearchProgress;
 
 /// What the user asked for.
 #[derive(Clone, Copy, Debug)]
@@ -24,6 +25,7 @@ pub enum Mode {
 pub struct Settings {
     pub n: usize,
     pub mode: Mode,
+    pub threads: usize,
     pub time_limit: Option<Duration>,
     pub node_limit: Option<u64>,
 }
@@ -100,17 +102,20 @@ fn one(part: &queens::Part, settings: &Settings) -> Outcome {
 fn count(parts: &[queens::Part], limit: Option<u64>, settings: &Settings) -> Outcome {
     let mut total = 0u64;
     let mut status = CountStatus::Complete;
+    let progress = SearchProgress::start();
     for part in parts {
         let mut solver = Solver::new(&part.model);
         configure(&mut solver, settings);
+        solver.set_progress_sink(Some(progress.sink()));
         let remaining = limit.map(|l| l.saturating_sub(total));
-        let c = solver.count(remaining);
+        let c = solver.count_parallel(remaining, settings.threads);
         total += part.weight * c.count;
         if c.status != CountStatus::Complete {
             status = c.status;
             break;
         }
     }
+    progress.finish();
     match status {
         CountStatus::Complete => {
             println!("{total}");

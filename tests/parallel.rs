@@ -1,0 +1,116 @@
+//! Parallel counting and enumeration: exact, and the same whatever the number of threads.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use bitcsp::{queens, CountStatus, Model, Solver, StopReason, ValueOrder};
+use proptest::prelude::*;
+
+#[test]
+fn parallel_counts_equal_sequential_counts_for_any_thread_count() {
+    for n in 1..=10 {
+        let (model, _) = queens::model(n).unwrap();
+        let sequential = Solver::new(&model).count(None);
+        for threads in [1, 2, 3, 8] {
+            let parallel = Solver::new(&model).count_parallel(None, threads);
+            assert_eq!(parallel, sequential, "n = {n}, threads = {threads}");
+        }
+    }
+}
+
+#[test]
+fn parallel_solutions_come_in_the_same_order_for_any_thread_count() {
+    let (model, rows) = queens::model(8).unwrap();
+    let listing = |threads: usize| -> Vec<Vec<i32>> {
+        let mut solver = Solver::new(&model);
+        solver.set_value_order(ValueOrder::MiddleOut);
+        let (solutions, stop) = solver.solutions_parallel(None, threads);
+        assert_eq!(stop, None);
+        solutions
+            .iter()
+            .map(|s| rows.iter().map(|&r| s.value(r)).collect())
+            .collect()
+    };
+    let one = listing(1);
+    assert_eq!(one.len(), 92);
+    let mut distinct = one.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), 92);
+    for threads in [2, 4, 7] {
+        assert_eq!(listing(threads), one, "threads = {threads}");
+    }
+}
+
+#[test]
+fn parallel_limits_cap_the_count_and_the_listing() {
+    let (model, _) = queens::model(10).unwrap();
+    let c = Solver::new(&model).count_parallel(Some(100), 4);
+    assert_eq!((c.count, c.status), (100, CountStatus::LimitReached));
+    let (solutions, _) = Solver::new(&model).solutions_parallel(Some(7), 3);
+    assert_eq!(solutions.len(), 7);
+    let mut solver = Solver::new(&model);
+    solver.set_node_limit(Some(5));
+    let c = solver.count_parallel(None, 2);
+    assert_eq!(c.status, CountStatus::Stopped(StopReason::NodeLimit));
+}
+
+#[test]
+fn progress_is_monotone_and_ends_at_one() {
+    let (model, _) = queens::model(9).unwrap();
+    let sink = Arc::new(AtomicU64::new(0));
+    let mut solver = Solver::new(&model);
+    solver.set_progress_sink(Some(Arc::clone(&sink)));
+    let mut last = 0.0;
+    let mut seen = 0;
+    let mut solutions = solver.solutions();
+    while solutions.next().is_some() {
+        let p = solutions.progress();
+        assert!(p >= last && p <= 1.0, "{p} after {last}");
+        last = p;
+        seen += 1;
+    }
+    assert_eq!(seen, 352);
+    assert_eq!(solver.progress(), 1.0);
+    assert_eq!(sink.load(Ordering::Relaxed), 1_000_000_000);
+
+    let mut stopped = Solver::new(&model);
+    stopped.set_node_limit(Some(100));
+    stopped.count(None);
+    assert!(stopped.progress() > 0.0 && stopped.progress() < 1.0);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn parallel_count_matches_sequential_on_random_models(
+        n in 3usize..=7,
+        domains in proptest::collection::vec(proptest::collection::btree_set(-3i32..=3, 1..=5), 7),
+        pairs in proptest::collection::vec((0usize..7, 0usize..7, -2i32..=2), 0..10),
+        groups in proptest::collection::vec(proptest::collection::btree_set(0usize..7, 2..=4), 0..3),
+    ) {
+        let mut m = Model::new();
+        let vars: Vec<_> = domains[..n]
+            .iter()
+            .map(|d| m.new_var_from_values(&d.iter().copied().collect::<Vec<_>>()).unwrap())
+            .collect();
+        for (x, y, c) in pairs {
+            if x < n && y < n && x != y {
+                m.not_equal_offset(vars[x], vars[y], c).unwrap();
+            }
+        }
+        for g in groups {
+            let g: Vec<_> = g.into_iter().filter(|&i| i < n).map(|i| vars[i]).collect();
+            if g.len() >= 2 {
+                m.all_different(&g).unwrap();
+            }
+        }
+        let sequential = Solver::new(&m).count(None);
+        prop_assert_eq!(Solver::new(&m).count_parallel(None, 3), sequential);
+        let (listed, _) = Solver::new(&m).solutions_parallel(None, 2);
+        prop_assert_eq!(listed.len() as u64, sequential.count);
+        let (again, _) = Solver::new(&m).solutions_parallel(None, 5);
+        prop_assert_eq!(again, listed);
+    }
+}
