@@ -305,6 +305,14 @@ impl Engine {
         Ok(())
     }
 
+    /// Removes the values of `mask` from the one-word domain of `var`.
+    pub(crate) fn remove_mask(&mut self, var: usize, mask: u64) -> Result<(), Conflict> {
+        if self.narrow_word_quietly(var, 0, !mask) {
+            return self.changed(var);
+        }
+        Ok(())
+    }
+
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;

@@ -25,6 +25,8 @@ pub(crate) struct Store {
     /// When each word was last written, on [`Store::clock`]; undo does not count.
     modified: Vec<u64>,
     clock: u64,
+    /// Every variable has one word and all share one base.
+    uniform: bool,
 }
 
 impl Store {
@@ -40,7 +42,11 @@ impl Store {
             });
             words.extend_from_slice(d.words());
         }
+        let uniform = layout
+            .iter()
+            .all(|l| l.len == 1 && l.base == layout[0].base);
         Store {
+            uniform,
             trail: Trail::new(words.len()),
             modified: vec![1; words.len()],
             clock: 1,
@@ -69,6 +75,12 @@ impl Store {
     #[inline]
     pub(crate) fn modified_at(&self, index: usize) -> u64 {
         self.modified[index]
+    }
+
+    /// True when every variable has a one-word domain and all share one base, so that a
+    /// bit means the same value in every domain.
+    pub(crate) fn is_uniform(&self) -> bool {
+        self.uniform
     }
 
     /// The number of variables.

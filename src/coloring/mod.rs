@@ -98,6 +98,7 @@ pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision,
     let mut solver = Solver::new(&m);
     solver
         .set_variable_order(VariableOrder::MrvDynamicDegree)
+        .set_interchangeable_values(true)
         .set_time_limit(limits.time)
         .set_node_limit(limits.nodes)
         .set_cancel_flag(limits.cancel.clone());

@@ -25,6 +25,9 @@ struct Frame {
     weight: f64,
     /// Values the variable had when the decision was taken.
     values: u32,
+    /// With interchangeable values: the values no fixed variable used at this node, when
+    /// `value` was one of them (all of them are then refuted together); else 0.
+    fresh: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +78,7 @@ pub struct Solver {
     info: Arc<VarInfo>,
     variable_order: VariableOrder,
     value_order: ValueOrder,
+    interchangeable: bool,
     limits: Limits,
     stack: Vec<Frame>,
     phase: Phase,
@@ -115,6 +119,7 @@ impl Solver {
             info,
             variable_order: VariableOrder::default(),
             value_order: ValueOrder::default(),
+            interchangeable: false,
             limits,
             stack: Vec::with_capacity(model.num_vars()),
             phase: Phase::Fresh,
@@ -139,6 +144,17 @@ impl Solver {
     /// Sets the value order for the following searches.
     pub fn set_value_order(&mut self, order: ValueOrder) -> &mut Self {
         self.value_order = order;
+        self
+    }
+
+    /// Declares that renaming the values does not change the model (the colours of graph
+    /// colouring): at each node the search then tries only one of the values that no fixed
+    /// variable uses, since the others would give renamed copies of the same subtree. Only
+    /// for finding a solution or proving there is none; counts then count solutions up to
+    /// renaming. Takes effect when every variable has a one-word domain of one common base,
+    /// and is ignored otherwise.
+    pub fn set_interchangeable_values(&mut self, on: bool) -> &mut Self {
+        self.interchangeable = on;
         self
     }
 
@@ -336,6 +352,7 @@ impl Solver {
             }
             let value = select_value(&self.engine.store, &self.info, var, self.value_order);
             let values = self.engine.store.size(var);
+            let fresh = self.fresh_values(var, value);
             self.stats.nodes += 1;
             self.open_level();
             self.stack.push(Frame {
@@ -343,6 +360,7 @@ impl Solver {
                 value,
                 weight: self.current_weight,
                 values,
+                fresh,
             });
             self.current_weight /= f64::from(values);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
@@ -436,8 +454,12 @@ impl Solver {
             self.close_level();
             // The refuted branch holds the other values of the variable.
             self.current_weight = frame.weight - frame.weight / f64::from(frame.values);
-            let ok = self.engine.remove(frame.var as usize, frame.value).is_ok()
-                && self.engine.propagate(&self.constraints).is_ok();
+            let refuted = if frame.fresh != 0 {
+                self.engine.remove_mask(frame.var as usize, frame.fresh)
+            } else {
+                self.engine.remove(frame.var as usize, frame.value)
+            };
+            let ok = refuted.is_ok() && self.engine.propagate(&self.constraints).is_ok();
             if ok {
                 return true;
             }
@@ -445,6 +467,25 @@ impl Solver {
             self.explored += self.current_weight;
         }
         false
+    }
+
+    /// With interchangeable values, the values of `var` that no fixed variable uses, if
+    /// `value` is one of them; 0 otherwise.
+    fn fresh_values(&self, var: usize, value: i64) -> u64 {
+        let store = &self.engine.store;
+        if !self.interchangeable || !store.is_uniform() {
+            return 0;
+        }
+        let used = (0..store.num_vars())
+            .map(|v| store.first_word(v))
+            .filter(|w| w & (w.wrapping_sub(1)) == 0)
+            .fold(0u64, |acc, w| acc | w);
+        let bit = store.bit_of(var, value).map_or(0, |(_, b)| b);
+        if bit & used == 0 {
+            store.first_word(var) & !used
+        } else {
+            0
+        }
     }
 
     fn open_level(&mut self) {

@@ -1,0 +1,52 @@
+//! Sudoku through the public model API (`sudoku::model` + the engine) on the fixed samples
+//! in `benches/data/sudoku`: first solution and count up to two. Parsing is done before the
+//! clock starts.
+
+use std::hint::black_box;
+
+use bitcsp::sudoku::{self, Board};
+use bitcsp::Solver;
+use criterion::{criterion_group, criterion_main, Criterion};
+
+fn boards(file: &str) -> Vec<Board> {
+    let path = format!("{}/benches/data/sudoku/{file}.txt", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .take(200)
+        .map(|l| Board::from_line(l).expect("valid puzzle"))
+        .collect()
+}
+
+fn solve_all(boards: &[Board], count: bool) -> u64 {
+    boards
+        .iter()
+        .map(|b| {
+            let (model, _) = sudoku::model(b).expect("model");
+            let mut solver = Solver::new(&model);
+            if count {
+                solver.count(Some(2)).count
+            } else {
+                u64::from(solver.solve().solution().is_some())
+            }
+        })
+        .sum()
+}
+
+fn bench_sudoku(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sudoku");
+    group.sample_size(20);
+    for file in ["17_clue", "forum_hardest_1905_11plus", "magictour_top1465"] {
+        let set = boards(file);
+        group.bench_function(format!("{file}/solve_200"), |b| {
+            b.iter(|| solve_all(black_box(&set), false))
+        });
+        group.bench_function(format!("{file}/count2_200"), |b| {
+            b.iter(|| solve_all(black_box(&set), true))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_sudoku);
+criterion_main!(benches);
