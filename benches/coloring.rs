@@ -6,7 +6,10 @@ use bitcsp::coloring::{self, Graph, Limits};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn graph(name: &str) -> Graph {
-    let path = format!("{}/tests/data/coloring/{name}.col", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/tests/data/coloring/{name}.col",
+        env!("CARGO_MANIFEST_DIR")
+    );
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     Graph::from_dimacs(&text).expect("valid graph").graph
 }
@@ -14,7 +17,14 @@ fn graph(name: &str) -> Graph {
 fn bench_coloring(c: &mut Criterion) {
     let mut group = c.benchmark_group("coloring");
     group.sample_size(10);
-    for name in ["queen6_6", "queen8_8", "myciel5", "DSJC125.1", "le450_15b", "school1"] {
+    for name in [
+        "queen6_6",
+        "queen8_8",
+        "myciel5",
+        "DSJC125.1",
+        "le450_15b",
+        "school1",
+    ] {
         let g = graph(name);
         group.bench_function(format!("chromatic_{name}"), |b| {
             b.iter(|| coloring::chromatic_number(black_box(&g), &Limits::default()))

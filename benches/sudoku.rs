@@ -9,7 +9,10 @@ use bitcsp::Solver;
 use criterion::{criterion_group, criterion_main, Criterion};
 
 fn boards(file: &str) -> Vec<Board> {
-    let path = format!("{}/benches/data/sudoku/{file}.txt", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/benches/data/sudoku/{file}.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("{path}: {e}"))
         .lines()
