@@ -1,8 +1,8 @@
-//! A family of overlapping permutation groups propagated as one: Sudoku's 27 units, the
-//! rows and columns of a Latin square.
+//! A family of overlapping all-different groups propagated as one: Sudoku's 27 units, the
+//! rows and columns of a Latin square, the rows and diagonals of N-Queens.
 //!
-//! Each group is an all-different over as many values as variables (a permutation), all
-//! over one-word domains with one common base. Run one by one, such groups wake each other
+//! Every group's values fit one 64-bit word (with the offsets of `x[i] + c[i]` groups
+//! applied as bit shifts). Run one by one, such groups wake each other
 //! through the queue for every value removed: a single decision in a hard Sudoku used to
 //! trigger about a hundred propagator runs. Here the family works on a private copy of its
 //! domains and writes them back once, so the queue sees one run and one wake per changed
@@ -14,6 +14,21 @@
 
 use crate::propagate::{Conflict, Engine};
 
+/// One group of a family: its variables and where each one's bit 0 lies in the group's
+/// value space (all zero for a plain group; `x[i] + c[i]` groups such as N-Queens diagonals
+/// have shifts).
+#[derive(Clone, Debug)]
+pub(crate) struct FamilyGroup {
+    pub(crate) vars: Vec<usize>,
+    pub(crate) shifts: Vec<u32>,
+}
+
+impl FamilyGroup {
+    fn aligned(&self) -> bool {
+        self.shifts.iter().all(|&s| s == 0)
+    }
+}
+
 /// The compiled family.
 #[derive(Clone, Debug)]
 pub(crate) struct Family {
@@ -21,17 +36,22 @@ pub(crate) struct Family {
     vars: Vec<usize>,
     /// Flat store index of each variable's word.
     words: Vec<u32>,
-    /// Cells (local indices) of each group, compressed rows.
+    /// Cells (local indices) of each group and their shifts, compressed rows.
     group_start: Vec<u32>,
     group_cells: Vec<u32>,
+    group_shifts: Vec<u32>,
+    /// Groups whose shifts are all zero (bits mean the same value in every cell).
+    group_aligned: Vec<bool>,
     /// Groups of each cell, compressed rows.
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
-    /// Cells sharing a group with each cell, compressed rows.
+    /// For each cell, every cell sharing a group with it and how far a value's bit moves
+    /// between the two (compressed rows; one entry per distinct pair of cell and shift).
     peer_start: Vec<u32>,
     peers: Vec<u32>,
-    /// Intersections: for each pair, bounds into `pair_cells` of the shared cells, the
-    /// cells only in the first group and the cells only in the second.
+    peer_shift: Vec<i32>,
+    /// Intersections of aligned groups: for each pair, bounds into `pair_cells` of the
+    /// shared cells, the cells only in the first group and the cells only in the second.
     pairs: Vec<[u32; 4]>,
     /// The two groups of each pair.
     pair_groups: Vec<[u32; 2]>,
@@ -39,19 +59,21 @@ pub(crate) struct Family {
 }
 
 impl Family {
-    /// The family of `groups` (engine variables), whose words sit at `word_of(var)`.
-    pub(crate) fn new(groups: &[Vec<usize>], word_of: impl Fn(usize) -> u32) -> Self {
-        let mut vars: Vec<usize> = groups.iter().flatten().copied().collect();
+    /// The family of `groups`, whose variables' words sit at `word_of(var)`.
+    pub(crate) fn new(groups: &[FamilyGroup], word_of: impl Fn(usize) -> u32) -> Self {
+        let mut vars: Vec<usize> = groups.iter().flat_map(|g| g.vars.iter().copied()).collect();
         vars.sort_unstable();
         vars.dedup();
         let local = |v: usize| vars.binary_search(&v).unwrap_or(0) as u32;
         let mut group_start = vec![0];
         let mut group_cells = Vec::new();
-        let mut by_cell: Vec<Vec<u32>> = vec![Vec::new(); vars.len()];
+        let mut group_shifts = Vec::new();
+        let mut by_cell: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vars.len()];
         for (g, group) in groups.iter().enumerate() {
-            for &v in group {
+            for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
                 group_cells.push(local(v));
-                by_cell[local(v) as usize].push(g as u32);
+                group_shifts.push(shift);
+                by_cell[local(v) as usize].push((g as u32, shift));
             }
             group_start.push(group_cells.len() as u32);
         }
@@ -59,17 +81,24 @@ impl Family {
         let mut cell_groups = Vec::new();
         let mut peer_start = vec![0];
         let mut peers = Vec::new();
-        for (cell, row) in by_cell.iter().enumerate() {
-            cell_groups.extend_from_slice(row);
+        let mut peer_shift = Vec::new();
+        for (cell, memberships) in by_cell.iter().enumerate() {
+            cell_groups.extend(memberships.iter().map(|&(g, _)| g));
             cell_start.push(cell_groups.len() as u32);
-            let mut mine: Vec<u32> = row
+            let mut mine: Vec<(u32, i32)> = memberships
                 .iter()
-                .flat_map(|&g| groups[g as usize].iter().map(|&v| local(v)))
-                .filter(|&c| c as usize != cell)
+                .flat_map(|&(g, own)| {
+                    let group = &groups[g as usize];
+                    group.vars.iter().zip(&group.shifts).map(move |(&v, &theirs)| {
+                        (local(v), own as i32 - theirs as i32)
+                    })
+                })
+                .filter(|&(c, _)| c as usize != cell)
                 .collect();
             mine.sort_unstable();
             mine.dedup();
-            peers.extend_from_slice(&mine);
+            peers.extend(mine.iter().map(|&(c, _)| c));
+            peer_shift.extend(mine.iter().map(|&(_, d)| d));
             peer_start.push(peers.len() as u32);
         }
         let mut pairs = Vec::new();
@@ -77,6 +106,10 @@ impl Family {
         let mut pair_cells = Vec::new();
         for (a, ga) in groups.iter().enumerate() {
             for (b, gb) in groups.iter().enumerate().skip(a + 1) {
+                if !ga.aligned() || !gb.aligned() {
+                    continue;
+                }
+                let (ga, gb) = (&ga.vars, &gb.vars);
                 let shared: Vec<u32> = ga
                     .iter()
                     .filter(|v| gb.contains(v))
@@ -100,10 +133,13 @@ impl Family {
             vars,
             group_start,
             group_cells,
+            group_shifts,
+            group_aligned: groups.iter().map(FamilyGroup::aligned).collect(),
             cell_start,
             cell_groups,
             peer_start,
             peers,
+            peer_shift,
             pairs,
             pair_groups,
             pair_cells,
@@ -176,8 +212,9 @@ impl Family {
         &self.group_cells[self.group_start[g] as usize..self.group_start[g + 1] as usize]
     }
 
-    fn peers(&self, cell: usize) -> &[u32] {
-        &self.peers[self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize]
+    fn peers(&self, cell: usize) -> (&[u32], &[i32]) {
+        let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
+        (&self.peers[range.clone()], &self.peer_shift[range])
     }
 
     /// Marks every group of `cell` dirty (for hidden singles) and touched (for locked
@@ -207,8 +244,15 @@ impl Family {
     /// shares a group with it.
     fn eliminate_fixed_values(&self, work: &mut Work<'_>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
-            let value = work.masks[cell];
-            for &p in self.peers(cell) {
+            let bit = work.masks[cell].trailing_zeros() as i32;
+            let (peers, shifts) = self.peers(cell);
+            for (&p, &shift) in peers.iter().zip(shifts) {
+                // The same value, seen from the peer's side of their common group.
+                let at = bit + shift;
+                if !(0..64).contains(&at) {
+                    continue;
+                }
+                let value = 1u64 << at;
                 let m = work.masks[p as usize];
                 if m & value != 0 {
                     let kept = m & !value;
@@ -225,6 +269,9 @@ impl Family {
     /// Rules 2 and 3 on group `g`: pigeonhole, and hidden singles when every free value
     /// must be used.
     fn hidden_singles(&self, g: usize, work: &mut Work<'_>) -> Result<(), Conflict> {
+        if !self.group_aligned[g] {
+            return self.hidden_singles_shifted(g, work);
+        }
         let cells = self.cells(g);
         let mut once = 0u64;
         let mut twice = 0u64;
@@ -255,6 +302,45 @@ impl Family {
                 return Err(Conflict);
             }
             self.narrow(c as usize, h, work);
+        }
+        Ok(())
+    }
+
+    /// [`Family::hidden_singles`] for a group whose cells see values at different bits.
+    fn hidden_singles_shifted(&self, g: usize, work: &mut Work<'_>) -> Result<(), Conflict> {
+        let range = self.group_start[g] as usize..self.group_start[g + 1] as usize;
+        let cells = &self.group_cells[range.clone()];
+        let shifts = &self.group_shifts[range];
+        let mut once = 0u64;
+        let mut twice = 0u64;
+        let mut unfixed = 0u32;
+        for (&c, &s) in cells.iter().zip(shifts) {
+            let m = work.masks[c as usize];
+            if !is_single(m) {
+                let m = m << s;
+                twice |= once & m;
+                once |= m;
+                unfixed += 1;
+            }
+        }
+        let free = once.count_ones();
+        if free < unfixed {
+            return Err(Conflict);
+        }
+        let hidden = once & !twice;
+        if free != unfixed || hidden == 0 {
+            return Ok(());
+        }
+        for (&c, &s) in cells.iter().zip(shifts) {
+            let m = work.masks[c as usize];
+            let h = (m << s) & hidden;
+            if h == 0 || is_single(m) {
+                continue;
+            }
+            if !is_single(h) {
+                return Err(Conflict);
+            }
+            self.narrow(c as usize, h >> s, work);
         }
         Ok(())
     }
