@@ -89,9 +89,11 @@ impl Family {
                 .iter()
                 .flat_map(|&(g, own)| {
                     let group = &groups[g as usize];
-                    group.vars.iter().zip(&group.shifts).map(move |(&v, &theirs)| {
-                        (local(v), own as i32 - theirs as i32)
-                    })
+                    group
+                        .vars
+                        .iter()
+                        .zip(&group.shifts)
+                        .map(move |(&v, &theirs)| (local(v), own as i32 - theirs as i32))
                 })
                 .filter(|&(c, _)| c as usize != cell)
                 .collect();

@@ -34,7 +34,7 @@ pub(crate) enum Constraint {
     AllDifferent(AllDifferent),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
-    Family(Family),
+    Family(Box<Family>),
 }
 
 impl Constraint {
@@ -128,9 +128,9 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
         .collect();
     for members in &components {
         let groups: Vec<FamilyGroup> = members.iter().map(|&i| candidates[i].1.clone()).collect();
-        compiled.push(Constraint::Family(Family::new(&groups, |v| {
+        compiled.push(Constraint::Family(Box::new(Family::new(&groups, |v| {
             store.layout(v).start
-        })));
+        }))));
     }
     let plain = plain_groups(model, store);
     let outside: Vec<&Vec<usize>> = plain
@@ -188,7 +188,9 @@ fn covered_by_permutations<'a>(
         .filter(|g| g.shifts.iter().all(|&s| s == 0) && is_permutation(store, &g.vars))
         .flat_map(|g| g.vars.iter().copied())
         .collect();
-    groups.flat_map(|g| g.vars.iter()).all(|v| covered.contains(v))
+    groups
+        .flat_map(|g| g.vars.iter())
+        .all(|v| covered.contains(v))
 }
 
 /// The sets (of two or more) of candidate groups linked by shared variables.
