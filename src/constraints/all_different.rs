@@ -44,17 +44,8 @@ impl AllDifferent {
         consistency: Consistency,
     ) -> Self {
         let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-        let bases: Vec<i64> = vars
-            .iter()
-            .zip(offsets)
-            .map(|(&v, &c)| i64::from(store.layout(v).base) + i64::from(c))
-            .collect();
-        let low = bases.iter().copied().min().unwrap_or(0);
-        let shifts: Vec<u32> = bases.iter().map(|&b| (b - low) as u32).collect();
-        let narrow = vars.iter().zip(&shifts).all(|(&v, &s)| {
-            let w = store.words(v);
-            w.len() == 1 && u64::from(s) + u64::from(highest_bit(w[0])) < 64
-        });
+        let shifts = value_space_shifts(store, &vars, offsets);
+        let narrow = fits_one_word(store, &vars, &shifts);
         let group_words = if narrow {
             1
         } else {
@@ -286,6 +277,26 @@ impl AllDifferent {
             Ok(())
         }
     }
+}
+
+/// Where each variable's bit 0 lies in the value space of `vars[i] + offsets[i]`: the
+/// group's smallest possible value is bit 0.
+pub(crate) fn value_space_shifts(store: &Store, vars: &[usize], offsets: &[i32]) -> Vec<u32> {
+    let bases: Vec<i64> = vars
+        .iter()
+        .zip(offsets)
+        .map(|(&v, &c)| i64::from(store.layout(v).base) + i64::from(c))
+        .collect();
+    let low = bases.iter().copied().min().unwrap_or(0);
+    bases.iter().map(|&b| (b - low) as u32).collect()
+}
+
+/// True when every variable has a one-word domain that, shifted, stays within one word.
+pub(crate) fn fits_one_word(store: &Store, vars: &[usize], shifts: &[u32]) -> bool {
+    vars.iter().zip(shifts).all(|(&v, &s)| {
+        let w = store.words(v);
+        w.len() == 1 && u64::from(s) + u64::from(highest_bit(w[0])) < 64
+    })
 }
 
 #[inline]

@@ -40,8 +40,6 @@ pub(crate) struct Family {
     group_start: Vec<u32>,
     group_cells: Vec<u32>,
     group_shifts: Vec<u32>,
-    /// Groups whose shifts are all zero (bits mean the same value in every cell).
-    group_aligned: Vec<bool>,
     /// Groups of each cell, compressed rows.
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
@@ -136,7 +134,6 @@ impl Family {
             group_start,
             group_cells,
             group_shifts,
-            group_aligned: groups.iter().map(FamilyGroup::aligned).collect(),
             cell_start,
             cell_groups,
             peer_start,
@@ -210,10 +207,6 @@ impl Family {
         Ok(())
     }
 
-    fn cells(&self, g: usize) -> &[u32] {
-        &self.group_cells[self.group_start[g] as usize..self.group_start[g + 1] as usize]
-    }
-
     fn peers(&self, cell: usize) -> (&[u32], &[i32]) {
         let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
         (&self.peers[range.clone()], &self.peer_shift[range])
@@ -268,48 +261,9 @@ impl Family {
         Ok(())
     }
 
-    /// Rules 2 and 3 on group `g`: pigeonhole, and hidden singles when every free value
-    /// must be used.
+    /// Rules 2 and 3 on group `g`, in its value space: pigeonhole, and hidden singles when
+    /// every free value must be used.
     fn hidden_singles(&self, g: usize, work: &mut Work<'_>) -> Result<(), Conflict> {
-        if !self.group_aligned[g] {
-            return self.hidden_singles_shifted(g, work);
-        }
-        let cells = self.cells(g);
-        let mut once = 0u64;
-        let mut twice = 0u64;
-        let mut unfixed = 0u32;
-        for &c in cells {
-            let m = work.masks[c as usize];
-            if !is_single(m) {
-                twice |= once & m;
-                once |= m;
-                unfixed += 1;
-            }
-        }
-        let free = once.count_ones();
-        if free < unfixed {
-            return Err(Conflict);
-        }
-        let hidden = once & !twice;
-        if free != unfixed || hidden == 0 {
-            return Ok(());
-        }
-        for &c in cells {
-            let m = work.masks[c as usize];
-            let h = m & hidden;
-            if h == 0 || is_single(m) {
-                continue;
-            }
-            if !is_single(h) {
-                return Err(Conflict);
-            }
-            self.narrow(c as usize, h, work);
-        }
-        Ok(())
-    }
-
-    /// [`Family::hidden_singles`] for a group whose cells see values at different bits.
-    fn hidden_singles_shifted(&self, g: usize, work: &mut Work<'_>) -> Result<(), Conflict> {
         let range = self.group_start[g] as usize..self.group_start[g + 1] as usize;
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];

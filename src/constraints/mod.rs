@@ -20,6 +20,7 @@ mod not_equal;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub(crate) use all_different::AllDifferent;
+use all_different::{fits_one_word, value_space_shifts};
 pub(crate) use family::{Family, FamilyGroup};
 pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
@@ -103,12 +104,12 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     // when a variable is fixed.
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
-        .filter(|c| covered_by_permutations(store, c.iter().map(|&i| &candidates[i].1)))
+        .filter(|c| covered_by_permutations(store, c.iter().map(|&i| &candidates[i].group)))
         .collect();
     let in_family: BTreeSet<usize> = components
         .iter()
         .flatten()
-        .map(|&i| candidates[i].0)
+        .map(|&i| candidates[i].posted)
         .collect();
     let mut compiled: Vec<Constraint> = model
         .posted()
@@ -127,16 +128,18 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
         })
         .collect();
     for members in &components {
-        let groups: Vec<FamilyGroup> = members.iter().map(|&i| candidates[i].1.clone()).collect();
+        let groups: Vec<FamilyGroup> = members
+            .iter()
+            .map(|&i| candidates[i].group.clone())
+            .collect();
         compiled.push(Constraint::Family(Box::new(Family::new(&groups, |v| {
             store.layout(v).start
         }))));
     }
-    let plain = plain_groups(model, store);
-    let outside: Vec<&Vec<usize>> = plain
+    let outside: Vec<&Vec<usize>> = candidates
         .iter()
-        .filter(|(p, _)| !in_family.contains(p))
-        .map(|(_, v)| v)
+        .filter(|c| c.plain && !in_family.contains(&c.posted))
+        .map(|c| &c.group.vars)
         .collect();
     compiled.extend(
         overlapping_pairs(store, &outside)
@@ -146,9 +149,18 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     compiled
 }
 
-/// The fast all-different groups whose value space fits one word, as (position among the
-/// posted constraints, group with its bit shifts).
-fn family_candidates(model: &Model, store: &Store) -> Vec<(usize, FamilyGroup)> {
+/// A fast all-different group whose value space fits one word.
+struct Candidate {
+    /// Position among the posted constraints.
+    posted: usize,
+    group: FamilyGroup,
+    /// No offsets and no shifts: a bit means the same value in every variable, as
+    /// [`LockedValues`] needs.
+    plain: bool,
+}
+
+/// The fast all-different groups whose value space fits one word.
+fn family_candidates(model: &Model, store: &Store) -> Vec<Candidate> {
     model
         .posted()
         .iter()
@@ -160,18 +172,13 @@ fn family_candidates(model: &Model, store: &Store) -> Vec<(usize, FamilyGroup)> 
                 consistency: Consistency::Fast,
             } if vars.len() >= 2 => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                let bases: Vec<i64> = vars
-                    .iter()
-                    .zip(offsets)
-                    .map(|(&v, &c)| i64::from(store.layout(v).base) + i64::from(c))
-                    .collect();
-                let low = bases.iter().copied().min()?;
-                let shifts: Vec<u32> = bases.iter().map(|&b| (b - low) as u32).collect();
-                let fits = vars.iter().zip(&shifts).all(|(&v, &s)| {
-                    let w = store.words(v);
-                    w.len() == 1 && u64::from(s) + u64::from(63 - w[0].leading_zeros().min(63)) < 64
-                });
-                fits.then_some((p, FamilyGroup { vars, shifts }))
+                let shifts = value_space_shifts(store, &vars, offsets);
+                let plain = offsets.iter().all(|&c| c == 0) && shifts.iter().all(|&s| s == 0);
+                fits_one_word(store, &vars, &shifts).then_some(Candidate {
+                    posted: p,
+                    group: FamilyGroup { vars, shifts },
+                    plain,
+                })
             }
             _ => None,
         })
@@ -194,7 +201,7 @@ fn covered_by_permutations<'a>(
 }
 
 /// The sets (of two or more) of candidate groups linked by shared variables.
-fn overlapping_components(store: &Store, candidates: &[(usize, FamilyGroup)]) -> Vec<Vec<usize>> {
+fn overlapping_components(store: &Store, candidates: &[Candidate]) -> Vec<Vec<usize>> {
     let mut parent: Vec<usize> = (0..candidates.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
@@ -204,8 +211,8 @@ fn overlapping_components(store: &Store, candidates: &[(usize, FamilyGroup)]) ->
         i
     }
     let mut owner: Vec<Option<usize>> = vec![None; store.num_vars()];
-    for (i, (_, group)) in candidates.iter().enumerate() {
-        for &v in &group.vars {
+    for (i, candidate) in candidates.iter().enumerate() {
+        for &v in &candidate.group.vars {
             match owner[v] {
                 Some(j) => {
                     let (a, b) = (root(&mut parent, i), root(&mut parent, j));
@@ -221,31 +228,6 @@ fn overlapping_components(store: &Store, candidates: &[(usize, FamilyGroup)]) ->
         components.entry(r).or_default().push(i);
     }
     components.into_values().filter(|c| c.len() >= 2).collect()
-}
-
-/// The plain groups (no offsets, fast, one-word domains of one base), as (position among
-/// the posted constraints, variables).
-fn plain_groups(model: &Model, store: &Store) -> Vec<(usize, Vec<usize>)> {
-    model
-        .posted()
-        .iter()
-        .enumerate()
-        .filter_map(|(p, posted)| match posted {
-            Posted::AllDifferent {
-                vars,
-                offsets,
-                consistency: Consistency::Fast,
-            } if offsets.iter().all(|&c| c == 0) && !vars.is_empty() => {
-                let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                let base = store.layout(vars[0]).base;
-                let plain = vars
-                    .iter()
-                    .all(|&v| store.layout(v).len == 1 && store.layout(v).base == base);
-                plain.then_some((p, vars))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Pairs of plain groups of one base that share at least two variables, where at least

@@ -317,13 +317,7 @@ impl Solver {
                 if let Some(reason) = self.budget.check_clock() {
                     return Event::Stopped(reason);
                 }
-                let store = &self.engine.store;
-                let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
-                let assumed = self
-                    .assumptions
-                    .iter()
-                    .all(|&(var, value)| self.engine.assign(var as usize, value).is_ok());
-                if emptied || !assumed || self.engine.propagate(&self.constraints).is_err() {
+                if !self.propagate_root() {
                     self.stats.failures += 1;
                     return Event::Exhausted;
                 }
@@ -376,6 +370,22 @@ impl Solver {
         }
     }
 
+    /// Applies the assumptions and propagates the root; false when that fails (or a domain
+    /// was empty from the start).
+    fn propagate_root(&mut self) -> bool {
+        let store = &self.engine.store;
+        let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
+        let assumed = self
+            .assumptions
+            .iter()
+            .all(|&(var, value)| self.engine.assign(var as usize, value).is_ok());
+        if emptied || !assumed || self.engine.propagate(&self.constraints).is_err() {
+            self.engine.abandon_queue();
+            return false;
+        }
+        true
+    }
+
     /// Sets the root fixes of a subproblem.
     pub(super) fn set_assumptions(&mut self, assumptions: Vec<(u32, i64)>) {
         self.assumptions = assumptions;
@@ -414,14 +424,7 @@ impl Solver {
     pub(super) fn root_branch(&mut self) -> Result<Option<(u32, Vec<i64>)>, ()> {
         self.restart();
         self.phase = Phase::Running;
-        let store = &self.engine.store;
-        let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
-        let assumed = self
-            .assumptions
-            .iter()
-            .all(|&(var, value)| self.engine.assign(var as usize, value).is_ok());
-        if emptied || !assumed || self.engine.propagate(&self.constraints).is_err() {
-            self.engine.abandon_queue();
+        if !self.propagate_root() {
             return Err(());
         }
         let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order) else {
@@ -569,14 +572,7 @@ mod tests {
     use super::*;
 
     fn queens(n: usize) -> Model {
-        let mut m = Model::new();
-        let rows = m.new_vars(n, 0..=(n as i32 - 1)).unwrap();
-        let up: Vec<i32> = (0..n as i32).collect();
-        let down: Vec<i32> = (0..n as i32).map(|i| -i).collect();
-        m.all_different(&rows).unwrap();
-        m.all_different_offset(&rows, &up).unwrap();
-        m.all_different_offset(&rows, &down).unwrap();
-        m
+        crate::queens::model(n).map(|(m, _)| m).expect("valid size")
     }
 
     #[test]
