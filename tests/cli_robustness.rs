@@ -6,20 +6,15 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 use std::time::Duration;
 
+mod common;
+use common::temp_file;
+
 use bitcsp::sudoku::Board;
 
 const PUZZLE: &str =
     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
 const SOLUTION: &str =
     "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn temp_file(name: &str, content: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("bitcsp-robust-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().into_owned()
-}
 
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_bitcsp"))

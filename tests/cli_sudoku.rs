@@ -3,6 +3,9 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
+mod common;
+use common::temp_file;
+
 use bitcsp::sudoku::Board;
 
 const PUZZLE: &str =
@@ -37,14 +40,6 @@ fn stdout_lines(out: &Output) -> Vec<String> {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn temp_file(name: &str, content: &[u8]) -> String {
-    let dir = std::env::temp_dir().join(format!("bitcsp-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path.to_string_lossy().into_owned()
 }
 
 #[test]

@@ -1,8 +1,10 @@
 //! Graph colouring: chromatic numbers from the literature, brute force on random graphs,
 //! DIMACS errors, and the command line.
 
-use std::process::Command;
 use std::time::Duration;
+
+mod common;
+use common::bitcsp;
 
 use bitcsp::coloring::{self, Decision, DimacsError, Graph, Limits};
 use proptest::prelude::*;
@@ -180,18 +182,6 @@ fn malformed_dimacs_is_reported_with_its_line() {
     for (text, want) in cases {
         assert_eq!(Graph::from_dimacs(text).unwrap_err(), want);
     }
-}
-
-fn bitcsp(args: &[&str]) -> (String, String, Option<i32>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code(),
-    )
 }
 
 fn colouring_of(out: &str) -> Vec<usize> {

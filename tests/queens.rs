@@ -1,6 +1,7 @@
 //! N-Queens through the library and the command line.
 
-use std::process::Command;
+mod common;
+use common::bitcsp;
 
 use bitcsp::{queens, CountStatus, Solver};
 
@@ -77,18 +78,6 @@ fn large_boards_get_a_first_solution_quickly() {
 fn small_unsolvable_boards_have_no_solution() {
     assert_eq!(queens::solve(2).unwrap(), None);
     assert_eq!(queens::solve(3).unwrap(), None);
-}
-
-fn bitcsp(args: &[&str]) -> (String, String, Option<i32>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code(),
-    )
 }
 
 #[test]
