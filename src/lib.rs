@@ -50,5 +50,5 @@ pub use error::ModelError;
 pub use model::{Consistency, Model, VarId};
 pub use search::{
     Count, CountStatus, Solution, Solutions, SolveResult, Solver, Statistics, StopReason,
-    ValueOrder, VariableOrder,
+    ValueOrder, ValueSymmetry, VariableOrder,
 };

@@ -29,7 +29,9 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::{Model, ModelError, SolveResult, Solver, StopReason, VarId, VariableOrder};
+use crate::{
+    Model, ModelError, SolveResult, Solver, StopReason, ValueSymmetry, VarId, VariableOrder,
+};
 
 /// Limits for colouring searches.
 #[derive(Clone, Debug, Default)]
@@ -98,7 +100,7 @@ pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision,
     let mut solver = Solver::new(&m);
     solver
         .set_variable_order(VariableOrder::MrvDynamicDegree)
-        .set_interchangeable_values(true)
+        .set_value_symmetry(ValueSymmetry::Interchangeable)
         .set_time_limit(limits.time)
         .set_node_limit(limits.nodes)
         .set_cancel_flag(limits.cancel.clone());

@@ -154,9 +154,9 @@ impl Family {
     }
 
     /// One word per variable for the domains and one for the stack of fixed cells, plus
-    /// the dirty and touched group bitsets.
+    /// the dirty, touched and sweeping group bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
-        2 * self.vars.len() + 2 * self.num_groups().div_ceil(64)
+        2 * self.vars.len() + 3 * self.num_groups().div_ceil(64)
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
@@ -164,13 +164,15 @@ impl Family {
         let bits = self.num_groups().div_ceil(64);
         let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(n);
         let (stack, rest) = rest.split_at_mut(n);
-        let (dirty, touched) = rest.split_at_mut(bits);
+        let (dirty, rest) = rest.split_at_mut(bits);
+        let (touched, sweeping) = rest.split_at_mut(bits);
         let mut work = Work {
             masks,
             stack,
             pending: 0,
             dirty,
             touched,
+            sweeping,
         };
         work.dirty.fill(0);
         work.touched.fill(0);
@@ -305,16 +307,15 @@ impl Family {
     /// sweep; true when something changed.
     fn apply_locked_values(&self, work: &mut Work<'_>) -> Result<bool, Conflict> {
         let mut changed = false;
-        let touched: &[u64] = work.touched;
-        let is_touched = |g: u32| touched[g as usize / 64] >> (g % 64) & 1 == 1;
-        let mut todo: smallvec::SmallVec<[usize; 64]> = smallvec::SmallVec::new();
-        for (p, &[ga, gb]) in self.pair_groups.iter().enumerate() {
-            if is_touched(ga) || is_touched(gb) {
-                todo.push(p);
-            }
-        }
+        // This sweep looks at the groups touched so far; what it changes is touched anew
+        // for the next sweep.
+        work.sweeping.copy_from_slice(work.touched);
         work.touched.fill(0);
-        for p in todo {
+        for (p, &[ga, gb]) in self.pair_groups.iter().enumerate() {
+            let swept = |g: u32| work.sweeping[g as usize / 64] >> (g % 64) & 1 == 1;
+            if !swept(ga) && !swept(gb) {
+                continue;
+            }
             let [begin, only_a, only_b, end] = self.pairs[p];
             let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
             let (shared, a, b) = (
@@ -364,6 +365,8 @@ struct Work<'a> {
     pending: usize,
     dirty: &'a mut [u64],
     touched: &'a mut [u64],
+    /// The groups the current locked-values sweep looks at.
+    sweeping: &'a mut [u64],
 }
 
 impl Work<'_> {

@@ -13,4 +13,4 @@ pub(crate) use branch::VarInfo;
 pub use outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;
-pub use strategy::{ValueOrder, VariableOrder};
+pub use strategy::{ValueOrder, ValueSymmetry, VariableOrder};

@@ -10,7 +10,7 @@ use super::branch::{select_value, select_variable, VarInfo};
 use super::limits::{Budget, Limits};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::stats::Statistics;
-use super::strategy::{ValueOrder, VariableOrder};
+use super::strategy::{ValueOrder, ValueSymmetry, VariableOrder};
 use crate::constraints::Constraint;
 use crate::model::Model;
 use crate::propagate::Engine;
@@ -78,7 +78,7 @@ pub struct Solver {
     info: Arc<VarInfo>,
     variable_order: VariableOrder,
     value_order: ValueOrder,
-    interchangeable: bool,
+    value_symmetry: ValueSymmetry,
     limits: Limits,
     stack: Vec<Frame>,
     phase: Phase,
@@ -119,7 +119,7 @@ impl Solver {
             info,
             variable_order: VariableOrder::default(),
             value_order: ValueOrder::default(),
-            interchangeable: false,
+            value_symmetry: ValueSymmetry::default(),
             limits,
             stack: Vec::with_capacity(model.num_vars()),
             phase: Phase::Fresh,
@@ -147,14 +147,14 @@ impl Solver {
         self
     }
 
-    /// Declares that renaming the values does not change the model (the colours of graph
-    /// colouring): at each node the search then tries only one of the values that no fixed
-    /// variable uses, since the others would give renamed copies of the same subtree. Only
-    /// for finding a solution or proving there is none; counts then count solutions up to
-    /// renaming. Takes effect when every variable has a one-word domain of one common base,
-    /// and is ignored otherwise.
-    pub fn set_interchangeable_values(&mut self, on: bool) -> &mut Self {
-        self.interchangeable = on;
+    /// Declares whether renaming the values changes the model. With
+    /// [`ValueSymmetry::Interchangeable`] (the colours of graph colouring) the search tries,
+    /// at each node, only one of the values that no fixed variable uses, since the others
+    /// would give renamed copies of the same subtree. Only for finding a solution or proving
+    /// there is none: counts then count solutions up to renaming. Takes effect when every
+    /// variable has a one-word domain of one common base, and is ignored otherwise.
+    pub fn set_value_symmetry(&mut self, symmetry: ValueSymmetry) -> &mut Self {
+        self.value_symmetry = symmetry;
         self
     }
 
@@ -476,7 +476,7 @@ impl Solver {
     /// `value` is one of them; 0 otherwise.
     fn fresh_values(&self, var: usize, value: i64) -> u64 {
         let store = &self.engine.store;
-        if !self.interchangeable || !store.is_uniform() {
+        if self.value_symmetry != ValueSymmetry::Interchangeable || !store.is_uniform() {
             return 0;
         }
         let used = (0..store.num_vars())

@@ -30,3 +30,15 @@ pub enum ValueOrder {
     /// smaller value). Large N-Queens boards need it.
     MiddleOut,
 }
+
+/// Whether the values of the model are interchangeable (see
+/// [`Solver::set_value_symmetry`](crate::Solver::set_value_symmetry)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ValueSymmetry {
+    /// Values mean different things; every value is tried.
+    #[default]
+    None,
+    /// Renaming values maps solutions to solutions (colours); one unused value is tried
+    /// per node.
+    Interchangeable,
+}
