@@ -14,6 +14,7 @@
 //!    fixed there (and a variable holding two such values fails). With more values than
 //!    variables some values stay unused and the rule would be unsound, so it is skipped.
 
+use super::is_single;
 use super::matching::prune_to_domain_consistency;
 use crate::model::Consistency;
 use crate::propagate::{Conflict, Engine, Event};
@@ -297,11 +298,6 @@ pub(crate) fn fits_one_word(store: &Store, vars: &[usize], shifts: &[u32]) -> bo
         let w = store.words(v);
         w.len() == 1 && u64::from(s) + u64::from(highest_bit(w[0])) < 64
     })
-}
-
-#[inline]
-fn is_single(m: u64) -> bool {
-    m != 0 && m & (m - 1) == 0
 }
 
 fn highest_bit(w: u64) -> u32 {

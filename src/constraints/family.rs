@@ -12,6 +12,7 @@
 //! last looked at; [`LockedValues`](super::LockedValues) between every two groups sharing
 //! two or more cells runs last, on pairs with a changed group.
 
+use super::is_single;
 use crate::propagate::{Conflict, Engine};
 
 /// One group of a family: its variables and where each one's bit 0 lies in the group's
@@ -404,9 +405,4 @@ fn first_set(dirty: &[u64], groups: usize) -> Option<usize> {
         }
     }
     None
-}
-
-#[inline]
-fn is_single(m: u64) -> bool {
-    m != 0 && m & (m - 1) == 0
 }

@@ -29,6 +29,12 @@ use crate::model::{Consistency, Model, Posted};
 use crate::propagate::{Conflict, Engine, Event};
 use crate::store::Store;
 
+/// True when the bitset `m` holds exactly one value.
+#[inline]
+pub(crate) fn is_single(m: u64) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
+
 /// One compiled constraint.
 #[derive(Clone, Debug)]
 pub(crate) enum Constraint {
