@@ -30,62 +30,95 @@ struct Subproblem {
 
 impl Solver {
     /// Counts solutions like [`count`](Solver::count), on `threads` threads (0: one per
-    /// core). The count is exact and does not depend on `threads`. A `limit` caps the total;
-    /// every subproblem counts up to it, so the work can exceed a sequential capped count.
-    /// The node limit applies to each subproblem, the time limit to the whole call.
+    /// core). The count is exact and does not depend on `threads`; with a `limit`, the
+    /// count stops once the subproblems taken in split order reach it. The node limit
+    /// applies to each subproblem, the time limit to the whole call.
     pub fn count_parallel(&mut self, limit: Option<u64>, threads: usize) -> Count {
-        let (results, stop) = self.run_split(threads, |solver| {
-            let c = solver.count(limit);
-            Part {
-                count: c.count,
-                solutions: Vec::new(),
-                stop: stop_of(c.status),
-            }
-        });
-        let count = results
-            .iter()
-            .fold(0u64, |acc, part| acc.saturating_add(part.count));
-        let mut count = count;
-        let status = match (stop, limit) {
-            (Some(reason), _) => CountStatus::Stopped(reason),
-            (None, Some(l)) if count >= l => {
-                count = l;
+        let cap = limit.unwrap_or(u64::MAX);
+        let mut count = 0u64;
+        let stop = self.run_split(
+            threads,
+            |solver| {
+                let c = solver.count(limit);
+                Part {
+                    count: c.count,
+                    solutions: Vec::new(),
+                    stop: stop_of(c.status),
+                }
+            },
+            |part| {
+                count = count.saturating_add(part.count);
+                count < cap
+            },
+        );
+        let status = match stop {
+            Some(reason) => CountStatus::Stopped(reason),
+            None if count >= cap => {
+                count = cap;
                 CountStatus::LimitReached
             }
-            _ => CountStatus::Complete,
+            None => CountStatus::Complete,
         };
         Count { count, status }
     }
 
-    /// Every solution (up to `limit`), found on `threads` threads (0: one per core), in an
-    /// order that does not depend on `threads`. Returns the solutions and, when a limit
-    /// or cancellation cut the search short, why.
+    /// Calls `visit` on every solution (up to `limit`), found on `threads` threads (0: one
+    /// per core), in an order that does not depend on `threads`. Memory stays bounded: the
+    /// subproblems are solved a few per thread at a time and handed over in split order.
+    /// Returns why a limit or cancellation cut the search short, if one did.
+    pub fn for_each_solution_parallel(
+        &mut self,
+        limit: Option<u64>,
+        threads: usize,
+        mut visit: impl FnMut(&Solution),
+    ) -> Option<StopReason> {
+        let cap = limit.unwrap_or(u64::MAX);
+        let per_part = usize::try_from(cap).unwrap_or(usize::MAX);
+        let mut seen = 0u64;
+        self.run_split(
+            threads,
+            |solver| {
+                let solutions: Vec<Solution> = solver.solutions().take(per_part).collect();
+                Part {
+                    count: solutions.len() as u64,
+                    solutions,
+                    stop: solver.stop_reason(),
+                }
+            },
+            |part| {
+                for s in &part.solutions {
+                    if seen >= cap {
+                        return false;
+                    }
+                    visit(s);
+                    seen += 1;
+                }
+                seen < cap
+            },
+        )
+    }
+
+    /// Every solution (up to `limit`) as [`for_each_solution_parallel`](Self::for_each_solution_parallel)
+    /// finds them, collected; and why the search was cut short, if it was.
     pub fn solutions_parallel(
         &mut self,
         limit: Option<u64>,
         threads: usize,
     ) -> (Vec<Solution>, Option<StopReason>) {
-        let cap = limit.map_or(usize::MAX, |l| usize::try_from(l).unwrap_or(usize::MAX));
-        let (results, stop) = self.run_split(threads, |solver| {
-            let solutions: Vec<Solution> = solver.solutions().take(cap).collect();
-            Part {
-                count: solutions.len() as u64,
-                solutions,
-                stop: solver.stop_reason(),
-            }
-        });
-        let mut all: Vec<Solution> = results.into_iter().flat_map(|p| p.solutions).collect();
-        all.truncate(cap);
+        let mut all = Vec::new();
+        let stop = self.for_each_solution_parallel(limit, threads, |s| all.push(s.clone()));
         (all, stop)
     }
 
-    /// Splits, runs `work` on each subproblem in a pool of `threads`, returns the results
-    /// in split order and the first stop reason met.
+    /// Splits, runs `work` on the subproblems a window at a time in a pool of `threads`,
+    /// and hands each result to `consume` in split order until it returns false; returns
+    /// the first stop reason met.
     fn run_split(
         &mut self,
         threads: usize,
         work: impl Fn(&mut Solver) -> Part + Sync + Send,
-    ) -> (Vec<Part>, Option<StopReason>) {
+        mut consume: impl FnMut(Part) -> bool,
+    ) -> Option<StopReason> {
         self.begin_split();
         let started = Instant::now();
         let subproblems = self.split();
@@ -112,21 +145,31 @@ impl Solver {
             }
             (result, solver.stats())
         };
-        let results: Vec<(Part, super::Statistics)> =
-            match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-                Ok(pool) => pool.install(|| subproblems.par_iter().map(run_one).collect()),
-                Err(_) => subproblems.iter().map(run_one).collect(),
-            };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok();
+        let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
         let mut stop = None;
-        let mut parts = Vec::with_capacity(results.len());
-        for (part, stats) in results {
-            self.absorb(&stats);
-            stop = stop.or(part.stop);
-            parts.push(part);
+        'windows: for window in subproblems.chunks(4 * workers) {
+            let results: Vec<(Part, super::Statistics)> = match &pool {
+                Some(pool) => pool.install(|| window.par_iter().map(run_one).collect()),
+                None => window.iter().map(run_one).collect(),
+            };
+            for (part, stats) in results {
+                self.absorb(&stats);
+                stop = stop.or(part.stop);
+                if !consume(part) {
+                    break 'windows;
+                }
+            }
+            if stop.is_some() {
+                break;
+            }
         }
         self.end_split(stop);
         self.set_assumptions(Vec::new());
-        (parts, stop)
+        stop
     }
 
     /// The subproblems, in the order a depth-first search would meet them.
