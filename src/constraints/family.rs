@@ -44,6 +44,9 @@ pub(crate) struct Family {
     /// Groups of each cell, compressed rows.
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
+    /// The groups of each cell as one bitset word, when there are at most 64 groups (then
+    /// marking a cell's groups is two ORs).
+    cell_mask: Vec<u64>,
     /// For each cell, every cell sharing a group with it and how far a value's bit moves
     /// between the two (compressed rows; one entry per distinct pair of cell and shift).
     peer_start: Vec<u32>,
@@ -129,7 +132,16 @@ impl Family {
                 pair_groups.push([a as u32, b as u32]);
             }
         }
+        let cell_mask = if groups.len() <= 64 {
+            by_cell
+                .iter()
+                .map(|m| m.iter().fold(0u64, |acc, &(g, _)| acc | 1 << g))
+                .collect()
+        } else {
+            Vec::new()
+        };
         Family {
+            cell_mask,
             words: vars.iter().map(|&v| word_of(v)).collect(),
             vars,
             group_start,
@@ -219,6 +231,11 @@ impl Family {
     /// values).
     #[inline]
     fn mark(&self, cell: usize, work: &mut Work<'_>) {
+        if let Some(&groups) = self.cell_mask.get(cell) {
+            work.dirty[0] |= groups;
+            work.touched[0] |= groups;
+            return;
+        }
         let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
         for &g in &self.cell_groups[from as usize..to as usize] {
             let (k, bit) = (g as usize / 64, 1u64 << (g % 64));
