@@ -298,6 +298,10 @@ impl Engine {
     /// Removes `value` from `var`.
     pub(crate) fn remove(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         if let Some((k, bit)) = self.store.bit_of(var, value) {
+            if let Some(index) = self.one_word(var) {
+                let word = self.store.word_at(index);
+                return self.set_word(var, index, word & !bit);
+            }
             if self.narrow_word_quietly(var, k, !bit) {
                 return self.changed(var);
             }
@@ -305,8 +309,19 @@ impl Engine {
         Ok(())
     }
 
+    /// The flat index of `var`'s word when its domain is one word.
+    #[inline]
+    fn one_word(&self, var: usize) -> Option<usize> {
+        let layout = self.store.layout(var);
+        (layout.len == 1).then_some(layout.start as usize)
+    }
+
     /// Removes the values of `mask` from the one-word domain of `var`.
     pub(crate) fn remove_mask(&mut self, var: usize, mask: u64) -> Result<(), Conflict> {
+        if let Some(index) = self.one_word(var) {
+            let word = self.store.word_at(index);
+            return self.set_word(var, index, word & !mask);
+        }
         if self.narrow_word_quietly(var, 0, !mask) {
             return self.changed(var);
         }
@@ -316,6 +331,10 @@ impl Engine {
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
+        if let Some(index) = self.one_word(var) {
+            let word = self.store.word_at(index);
+            return self.set_word(var, index, word & bit);
+        }
         let mut changed = false;
         for j in 0..self.store.layout(var).len as usize {
             let keep = if j == k { bit } else { 0 };
