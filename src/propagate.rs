@@ -246,14 +246,8 @@ impl Engine {
     /// Replaces the one-word domain of `var` by `new` (a subset of it) and wakes watchers.
     #[inline]
     pub(crate) fn set_narrow(&mut self, var: usize, new: u64) -> Result<(), Conflict> {
-        if new == 0 {
-            return Err(Conflict);
-        }
-        let old = self.store.write(var, 0, new);
-        if old != new {
-            self.wake(var, new & (new - 1) == 0);
-        }
-        Ok(())
+        let index = self.store.layout(var).start as usize;
+        self.set_word(var, index, new)
     }
 
     /// Sets the word at flat `index` (the one word of narrow `var`) to `new`, a subset of
@@ -277,7 +271,8 @@ impl Engine {
         let old = self.store.words(var)[k];
         let new = old & keep;
         if new != old {
-            self.store.write(var, k, new);
+            self.store
+                .write_at(self.store.layout(var).start as usize + k, new);
             true
         } else {
             false
@@ -318,14 +313,9 @@ impl Engine {
 
     /// Removes the values of `mask` from the one-word domain of `var`.
     pub(crate) fn remove_mask(&mut self, var: usize, mask: u64) -> Result<(), Conflict> {
-        if let Some(index) = self.one_word(var) {
-            let word = self.store.word_at(index);
-            return self.set_word(var, index, word & !mask);
-        }
-        if self.narrow_word_quietly(var, 0, !mask) {
-            return self.changed(var);
-        }
-        Ok(())
+        let index = self.store.layout(var).start as usize;
+        let word = self.store.word_at(index);
+        self.set_word(var, index, word & !mask)
     }
 
     /// Fixes `var` to `value` (fails when `value` is not in its domain).

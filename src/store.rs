@@ -139,18 +139,6 @@ impl Store {
         Some(((offset / 64) as usize, 1u64 << (offset % 64)))
     }
 
-    /// Writes word `k` of `var`, saving the old word on the trail. Returns the old word.
-    #[inline]
-    pub(crate) fn write(&mut self, var: usize, k: usize, new: u64) -> u64 {
-        let index = self.layout[var].start as usize + k;
-        let old = self.words[index];
-        self.trail.save(index, old);
-        self.words[index] = new;
-        self.clock += 1;
-        self.modified[index] = self.clock;
-        old
-    }
-
     /// The word at `index` of the flat array.
     #[inline]
     pub(crate) fn word_at(&self, index: usize) -> u64 {

@@ -267,18 +267,25 @@ impl Family {
                 if !(0..64).contains(&at) {
                     continue;
                 }
-                let value = 1u64 << at;
-                let m = work.masks[p as usize];
-                if m & value != 0 {
-                    let kept = m & !value;
-                    if kept == 0 {
-                        return Err(Conflict);
-                    }
-                    self.narrow(p as usize, kept, work);
-                }
+                self.take_away(p as usize, 1u64 << at, work)?;
             }
         }
         Ok(())
+    }
+
+    /// Removes `values` from `cell`; true when it lost any, a conflict when none is left.
+    #[inline]
+    fn take_away(&self, cell: usize, values: u64, work: &mut Work<'_>) -> Result<bool, Conflict> {
+        let m = work.masks[cell];
+        if m & values == 0 {
+            return Ok(false);
+        }
+        let kept = m & !values;
+        if kept == 0 {
+            return Err(Conflict);
+        }
+        self.narrow(cell, kept, work);
+        Ok(true)
     }
 
     /// Rules 2 and 3 on group `g`, in its value space: pigeonhole, and hidden singles when
@@ -360,15 +367,7 @@ impl Family {
         }
         let mut changed = false;
         for &c in cells {
-            let m = work.masks[c as usize];
-            if m & values != 0 {
-                let kept = m & !values;
-                if kept == 0 {
-                    return Err(Conflict);
-                }
-                self.narrow(c as usize, kept, work);
-                changed = true;
-            }
+            changed |= self.take_away(c as usize, values, work)?;
         }
         Ok(changed)
     }

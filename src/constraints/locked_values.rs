@@ -6,9 +6,11 @@
 //! A all lie in I, some variable of I takes v, and since I ⊆ B, no variable of B \ I can:
 //! v leaves B \ I. The same holds with A and B swapped.
 //!
-//! The solver posts one of these for every pair of plain all-different groups (no offsets,
-//! one-word domains, one common base) sharing at least two variables: Sudoku's 54 box-line
-//! intersections, Latin squares have none (a row and a column share one cell).
+//! The compiler posts one of these for every pair of plain all-different groups (no offsets,
+//! one-word domains, one common base) that share at least two variables, where one is a
+//! permutation, and that are not already in one [`Family`](super::Family) — a family
+//! applies the same rule to its own pairs on its private copy of the domains (Sudoku's 54
+//! box-line intersections). Colouring cliques meet this case.
 
 use crate::propagate::{Conflict, Engine};
 

@@ -430,17 +430,18 @@ impl Solver {
         let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order) else {
             return Ok(None);
         };
+        // Take the values off one by one in the value order, then undo the removals.
         let mut values = Vec::new();
-        let saved = self.engine.store.clone();
+        self.engine.store.push_level();
         loop {
             let value = select_value(&self.engine.store, &self.info, var, self.value_order);
             values.push(value);
             if self.engine.store.size(var) <= 1 || self.engine.remove(var, value).is_err() {
                 break;
             }
-            self.engine.abandon_queue();
         }
-        self.engine.store = saved;
+        self.engine.abandon_queue();
+        self.engine.store.pop_level();
         Ok(Some((var as u32, values)))
     }
 
