@@ -22,6 +22,10 @@ use crate::propagate::{Conflict, Engine};
 pub(crate) struct FamilyGroup {
     pub(crate) vars: Vec<usize>,
     pub(crate) shifts: Vec<u32>,
+    /// As many values as variables (Sudoku's units, N-Queens' rows): its hidden singles
+    /// and pigeonhole need a look after every change. Looser groups (N-Queens' diagonals)
+    /// act only through the peers of fixed cells.
+    pub(crate) tight: bool,
 }
 
 impl FamilyGroup {
@@ -45,8 +49,11 @@ pub(crate) struct Family {
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
     /// The groups of each cell as one bitset word, when there are at most 64 groups (then
-    /// marking a cell's groups is two ORs).
+    /// marking a cell's groups is two ORs), and the tight ones among them.
     cell_mask: Vec<u64>,
+    cell_tight: Vec<u64>,
+    /// Which groups are tight.
+    tight: Vec<bool>,
     /// For each cell, every cell sharing a group with it and how far a value's bit moves
     /// between the two (compressed rows; one entry per distinct pair of cell and shift).
     peer_start: Vec<u32>,
@@ -58,6 +65,8 @@ pub(crate) struct Family {
     /// The two groups of each pair.
     pair_groups: Vec<[u32; 2]>,
     pair_cells: Vec<u32>,
+    /// No group has shifts: a bit means the same value in every cell.
+    aligned: bool,
 }
 
 impl Family {
@@ -132,16 +141,25 @@ impl Family {
                 pair_groups.push([a as u32, b as u32]);
             }
         }
-        let cell_mask = if groups.len() <= 64 {
+        let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
+        let masks_of = |only_tight: bool| -> Vec<u64> {
+            if groups.len() > 64 {
+                return Vec::new();
+            }
             by_cell
                 .iter()
-                .map(|m| m.iter().fold(0u64, |acc, &(g, _)| acc | 1 << g))
+                .map(|m| {
+                    m.iter()
+                        .filter(|&&(g, _)| !only_tight || tight[g as usize])
+                        .fold(0u64, |acc, &(g, _)| acc | 1 << g)
+                })
                 .collect()
-        } else {
-            Vec::new()
         };
         Family {
-            cell_mask,
+            aligned: groups.iter().all(FamilyGroup::aligned),
+            cell_mask: masks_of(false),
+            cell_tight: masks_of(true),
+            tight,
             words: vars.iter().map(|&v| word_of(v)).collect(),
             vars,
             group_start,
@@ -232,14 +250,16 @@ impl Family {
     #[inline]
     fn mark(&self, cell: usize, work: &mut Work<'_>) {
         if let Some(&groups) = self.cell_mask.get(cell) {
-            work.dirty[0] |= groups;
+            work.dirty[0] |= self.cell_tight[cell];
             work.touched[0] |= groups;
             return;
         }
         let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
         for &g in &self.cell_groups[from as usize..to as usize] {
             let (k, bit) = (g as usize / 64, 1u64 << (g % 64));
-            work.dirty[k] |= bit;
+            if self.tight[g as usize] {
+                work.dirty[k] |= bit;
+            }
             work.touched[k] |= bit;
         }
     }
@@ -259,6 +279,15 @@ impl Family {
     /// shares a group with it.
     fn eliminate_fixed_values(&self, work: &mut Work<'_>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
+            if self.aligned {
+                // Every peer sees the value at the same bit: no shifting, no range check.
+                let value = work.masks[cell];
+                let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
+                for &p in &self.peers[range] {
+                    self.take_away(p as usize, value, work)?;
+                }
+                continue;
+            }
             let bit = work.masks[cell].trailing_zeros() as i32;
             let (peers, shifts) = self.peers(cell);
             for (&p, &shift) in peers.iter().zip(shifts) {
@@ -331,6 +360,9 @@ impl Family {
     /// Locked values across every intersecting pair with a group touched since the last
     /// sweep; true when something changed.
     fn apply_locked_values(&self, work: &mut Work<'_>) -> Result<bool, Conflict> {
+        if self.pairs.is_empty() {
+            return Ok(false);
+        }
         let mut changed = false;
         // This sweep looks at the groups touched so far; what it changes is touched anew
         // for the next sweep.
@@ -351,11 +383,12 @@ impl Family {
             let inside = work.union(shared);
             let outside_a = work.union(a);
             let outside_b = work.union(b);
+            // Only values still present on the other side are worth a pass over its cells.
             if (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
-                changed |= self.remove(inside & !outside_a, b, work)?;
+                changed |= self.remove(inside & !outside_a & outside_b, b, work)?;
             }
             if (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
-                changed |= self.remove(inside & !outside_b, a, work)?;
+                changed |= self.remove(inside & !outside_b & outside_a, a, work)?;
             }
         }
         Ok(changed)

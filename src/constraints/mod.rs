@@ -180,15 +180,27 @@ fn family_candidates(model: &Model, store: &Store) -> Vec<Candidate> {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 let shifts = value_space_shifts(store, &vars, offsets);
                 let plain = offsets.iter().all(|&c| c == 0) && shifts.iter().all(|&s| s == 0);
+                let tight = value_space(store, &vars, &shifts).count_ones() as usize == vars.len();
                 fits_one_word(store, &vars, &shifts).then_some(Candidate {
                     posted: p,
-                    group: FamilyGroup { vars, shifts },
+                    group: FamilyGroup {
+                        vars,
+                        shifts,
+                        tight,
+                    },
                     plain,
                 })
             }
             _ => None,
         })
         .collect()
+}
+
+/// The union of the group's domains in its value space (`vars` one word each).
+fn value_space(store: &Store, vars: &[usize], shifts: &[u32]) -> u64 {
+    vars.iter().zip(shifts).fold(0u64, |acc, (&v, &s)| {
+        acc | store.first_word(v).checked_shl(s).unwrap_or(0)
+    })
 }
 
 /// True when every variable of `groups` is in one of them that is a permutation.
