@@ -54,11 +54,13 @@ pub(crate) struct Family {
     cell_tight: Vec<u64>,
     /// Which groups are tight.
     tight: Vec<bool>,
-    /// For each cell, every cell sharing a group with it and how far a value's bit moves
-    /// between the two (compressed rows; one entry per distinct pair of cell and shift).
+    /// For each cell, every cell sharing a group with it (compressed rows), and where a
+    /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
+    /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
+    /// `(pattern << bit) >> 64` is the peer's mask of values to remove.
     peer_start: Vec<u32>,
     peers: Vec<u32>,
-    peer_shift: Vec<i32>,
+    peer_pattern: Vec<u128>,
     /// Intersections of aligned groups: for each pair, bounds into `pair_cells` of the
     /// shared cells, the cells only in the first group and the cells only in the second.
     pairs: Vec<[u32; 4]>,
@@ -92,7 +94,7 @@ impl Family {
         let mut cell_groups = Vec::new();
         let mut peer_start = vec![0];
         let mut peers = Vec::new();
-        let mut peer_shift = Vec::new();
+        let mut peer_pattern: Vec<u128> = Vec::new();
         for (cell, memberships) in by_cell.iter().enumerate() {
             cell_groups.extend(memberships.iter().map(|&(g, _)| g));
             cell_start.push(cell_groups.len() as u32);
@@ -109,9 +111,19 @@ impl Family {
                 .filter(|&(c, _)| c as usize != cell)
                 .collect();
             mine.sort_unstable();
-            mine.dedup();
-            peers.extend(mine.iter().map(|&(c, _)| c));
-            peer_shift.extend(mine.iter().map(|&(_, d)| d));
+            let row_start = peers.len();
+            for (c, d) in mine {
+                // Shifts lie in 0..64, so 64 + d lies in 1..128.
+                let bit = 1u128 << (64 + d);
+                if peers.len() > row_start && peers.last() == Some(&c) {
+                    if let Some(pattern) = peer_pattern.last_mut() {
+                        *pattern |= bit;
+                    }
+                } else {
+                    peers.push(c);
+                    peer_pattern.push(bit);
+                }
+            }
             peer_start.push(peers.len() as u32);
         }
         let mut pairs = Vec::new();
@@ -169,7 +181,7 @@ impl Family {
             cell_groups,
             peer_start,
             peers,
-            peer_shift,
+            peer_pattern,
             pairs,
             pair_groups,
             pair_cells,
@@ -240,9 +252,9 @@ impl Family {
         Ok(())
     }
 
-    fn peers(&self, cell: usize) -> (&[u32], &[i32]) {
+    fn peers(&self, cell: usize) -> (&[u32], &[u128]) {
         let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
-        (&self.peers[range.clone()], &self.peer_shift[range])
+        (&self.peers[range.clone()], &self.peer_pattern[range])
     }
 
     /// Marks every group of `cell` dirty (for hidden singles) and touched (for locked
@@ -288,15 +300,11 @@ impl Family {
                 }
                 continue;
             }
-            let bit = work.masks[cell].trailing_zeros() as i32;
-            let (peers, shifts) = self.peers(cell);
-            for (&p, &shift) in peers.iter().zip(shifts) {
-                // The same value, seen from the peer's side of their common group.
-                let at = bit + shift;
-                if !(0..64).contains(&at) {
-                    continue;
-                }
-                self.take_away(p as usize, 1u64 << at, work)?;
+            let bit = work.masks[cell].trailing_zeros();
+            let (peers, patterns) = self.peers(cell);
+            for (&p, &pattern) in peers.iter().zip(patterns) {
+                // The same value, seen from the peer's side of each common group.
+                self.take_away(p as usize, ((pattern << bit) >> 64) as u64, work)?;
             }
         }
         Ok(())
