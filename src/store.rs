@@ -139,6 +139,13 @@ impl Store {
         Some(((offset / 64) as usize, 1u64 << (offset % 64)))
     }
 
+    /// The `len` words from flat `index` on, and when each was last written.
+    #[inline]
+    pub(crate) fn span(&self, index: usize, len: usize) -> (&[u64], &[u64]) {
+        let range = index..index + len;
+        (&self.words[range.clone()], &self.modified[range])
+    }
+
     /// The word at `index` of the flat array.
     #[inline]
     pub(crate) fn word_at(&self, index: usize) -> u64 {

@@ -69,6 +69,8 @@ pub(crate) struct Family {
     pair_cells: Vec<u32>,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
+    /// The store index of the first cell's word when the cells' words are consecutive.
+    first_word: Option<u32>,
 }
 
 impl Family {
@@ -167,12 +169,15 @@ impl Family {
                 })
                 .collect()
         };
+        let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
+        let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         Family {
+            first_word: words.first().copied().filter(|_| consecutive),
+            words,
             aligned: groups.iter().all(FamilyGroup::aligned),
             cell_mask: masks_of(false),
             cell_tight: masks_of(true),
             tight,
-            words: vars.iter().map(|&v| word_of(v)).collect(),
             vars,
             group_start,
             group_cells,
@@ -196,10 +201,10 @@ impl Family {
         self.group_start.len() - 1
     }
 
-    /// One word per variable for the domains and one for the stack of fixed cells, plus
-    /// the dirty, touched and sweeping group bitsets.
+    /// One word per variable for the domains and one for the stack of fixed cells, the
+    /// changed-cell bitset, and the dirty, touched and sweeping group bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
-        2 * self.vars.len() + 3 * self.num_groups().div_ceil(64)
+        2 * self.vars.len() + self.vars.len().div_ceil(64) + 3 * self.num_groups().div_ceil(64)
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
@@ -207,31 +212,22 @@ impl Family {
         let bits = self.num_groups().div_ceil(64);
         let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(n);
         let (stack, rest) = rest.split_at_mut(n);
+        let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
         let (touched, sweeping) = rest.split_at_mut(bits);
         let mut work = Work {
             masks,
             stack,
             pending: 0,
+            changed,
             dirty,
             touched,
             sweeping,
         };
+        work.changed.fill(0);
         work.dirty.fill(0);
         work.touched.fill(0);
-        // Only variables written since the last run need another look: their groups, and
-        // their value if they are fixed.
-        let since = e.last_run();
-        for (i, &w) in self.words.iter().enumerate() {
-            let m = e.store.word_at(w as usize);
-            work.masks[i] = m;
-            if e.store.modified_at(w as usize) > since {
-                self.mark(i, &mut work);
-                if is_single(m) {
-                    work.push(i);
-                }
-            }
-        }
+        self.load(e, &mut work);
         loop {
             self.eliminate_fixed_values(&mut work)?;
             if let Some(g) = first_set(work.dirty, self.num_groups()) {
@@ -243,13 +239,46 @@ impl Family {
                 break;
             }
         }
-        for (i, &m) in work.masks.iter().enumerate() {
-            let index = self.words[i] as usize;
-            if m != e.store.word_at(index) {
-                e.set_word(self.vars[i], index, m)?;
+        for (k, &bits) in work.changed.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                e.set_word(self.vars[i], self.words[i] as usize, work.masks[i])?;
             }
         }
         Ok(())
+    }
+
+    /// Copies the domains into the working masks and takes note of the variables written
+    /// since the last run: their groups need another look, and their value if fixed.
+    fn load(&self, e: &Engine, work: &mut Work<'_>) {
+        let since = e.last_run();
+        if let Some(first) = self.first_word {
+            // The family's words lie side by side in the store (Sudoku, N-Queens): one copy.
+            let (words, modified) = e.store.span(first as usize, work.masks.len());
+            work.masks.copy_from_slice(words);
+            for (i, &stamp) in modified.iter().enumerate() {
+                if stamp > since {
+                    self.look_again(i, work);
+                }
+            }
+            return;
+        }
+        for (i, &w) in self.words.iter().enumerate() {
+            work.masks[i] = e.store.word_at(w as usize);
+            if e.store.modified_at(w as usize) > since {
+                self.look_again(i, work);
+            }
+        }
+    }
+
+    #[inline]
+    fn look_again(&self, cell: usize, work: &mut Work<'_>) {
+        self.mark(cell, work);
+        if is_single(work.masks[cell]) {
+            work.push(cell);
+        }
     }
 
     fn peers(&self, cell: usize) -> (&[u32], &[u128]) {
@@ -259,7 +288,7 @@ impl Family {
 
     /// Marks every group of `cell` dirty (for hidden singles) and touched (for locked
     /// values).
-    #[inline]
+    #[inline(always)]
     fn mark(&self, cell: usize, work: &mut Work<'_>) {
         if let Some(&groups) = self.cell_mask.get(cell) {
             work.dirty[0] |= self.cell_tight[cell];
@@ -278,9 +307,10 @@ impl Family {
 
     /// Narrows `cell` to `kept` (non-empty, a subset), marking its groups and stacking it
     /// when it became fixed.
-    #[inline]
+    #[inline(always)]
     fn narrow(&self, cell: usize, kept: u64, work: &mut Work<'_>) {
         work.masks[cell] = kept;
+        work.changed[cell / 64] |= 1 << (cell % 64);
         self.mark(cell, work);
         if is_single(kept) {
             work.push(cell);
@@ -311,7 +341,7 @@ impl Family {
     }
 
     /// Removes `values` from `cell`; true when it lost any, a conflict when none is left.
-    #[inline]
+    #[inline(always)]
     fn take_away(&self, cell: usize, values: u64, work: &mut Work<'_>) -> Result<bool, Conflict> {
         let m = work.masks[cell];
         if m & values == 0 {
@@ -421,6 +451,8 @@ struct Work<'a> {
     /// per run, so the stack never holds more than one entry per cell.
     stack: &'a mut [u64],
     pending: usize,
+    /// Cells narrowed in this run, to write back.
+    changed: &'a mut [u64],
     dirty: &'a mut [u64],
     touched: &'a mut [u64],
     /// The groups the current locked-values sweep looks at.
