@@ -48,10 +48,14 @@ pub(crate) struct Family {
     /// Groups of each cell, compressed rows.
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
-    /// The groups of each cell as one bitset word, when there are at most 64 groups (then
-    /// marking a cell's groups is two ORs), and the tight ones among them.
-    cell_mask: Vec<u64>,
+    /// The tight groups of each cell as one bitset word, when there are at most 64 groups
+    /// (then marking a cell's groups is one OR).
     cell_tight: Vec<u64>,
+    /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
+    /// intersection. Only a change there can confine a value of one group to the
+    /// intersection, so only those pairs need another look.
+    cell_pairs: Vec<u64>,
+    pair_words: usize,
     /// Which groups are tight.
     tight: Vec<bool>,
     /// For each cell, every cell sharing a group with it (compressed rows), and where a
@@ -64,8 +68,6 @@ pub(crate) struct Family {
     /// Intersections of aligned groups: for each pair, bounds into `pair_cells` of the
     /// shared cells, the cells only in the first group and the cells only in the second.
     pairs: Vec<[u32; 4]>,
-    /// The two groups of each pair.
-    pair_groups: Vec<[u32; 2]>,
     pair_cells: Vec<u32>,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
@@ -129,10 +131,9 @@ impl Family {
             peer_start.push(peers.len() as u32);
         }
         let mut pairs = Vec::new();
-        let mut pair_groups = Vec::new();
         let mut pair_cells = Vec::new();
         for (a, ga) in groups.iter().enumerate() {
-            for (b, gb) in groups.iter().enumerate().skip(a + 1) {
+            for gb in groups.iter().skip(a + 1) {
                 if !ga.aligned() || !gb.aligned() {
                     continue;
                 }
@@ -152,31 +153,37 @@ impl Family {
                 let only_b = pair_cells.len() as u32;
                 pair_cells.extend(gb.iter().filter(|v| !ga.contains(v)).map(|&v| local(v)));
                 pairs.push([begin, only_a, only_b, pair_cells.len() as u32]);
-                pair_groups.push([a as u32, b as u32]);
             }
         }
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
-        let masks_of = |only_tight: bool| -> Vec<u64> {
-            if groups.len() > 64 {
-                return Vec::new();
-            }
+        let cell_tight = if groups.len() <= 64 {
             by_cell
                 .iter()
                 .map(|m| {
                     m.iter()
-                        .filter(|&&(g, _)| !only_tight || tight[g as usize])
+                        .filter(|&&(g, _)| tight[g as usize])
                         .fold(0u64, |acc, &(g, _)| acc | 1 << g)
                 })
                 .collect()
+        } else {
+            Vec::new()
         };
+        let pair_words = pairs.len().div_ceil(64);
+        let mut cell_pairs = vec![0u64; vars.len() * pair_words];
+        for (p, &[_, only_a, _, end]) in pairs.iter().enumerate() {
+            for &c in &pair_cells[only_a as usize..end as usize] {
+                cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
+            }
+        }
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         Family {
             first_word: words.first().copied().filter(|_| consecutive),
             words,
             aligned: groups.iter().all(FamilyGroup::aligned),
-            cell_mask: masks_of(false),
-            cell_tight: masks_of(true),
+            cell_tight,
+            cell_pairs,
+            pair_words,
             tight,
             vars,
             group_start,
@@ -188,7 +195,6 @@ impl Family {
             peers,
             peer_pattern,
             pairs,
-            pair_groups,
             pair_cells,
         }
     }
@@ -202,9 +208,13 @@ impl Family {
     }
 
     /// One word per variable for the domains and one for the stack of fixed cells, the
-    /// changed-cell bitset, and the dirty, touched and sweeping group bitsets.
+    /// changed-cell bitset, the dirty group bitset and the touched and sweeping pair
+    /// bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
-        2 * self.vars.len() + self.vars.len().div_ceil(64) + 3 * self.num_groups().div_ceil(64)
+        2 * self.vars.len()
+            + self.vars.len().div_ceil(64)
+            + self.num_groups().div_ceil(64)
+            + 2 * self.pair_words
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
@@ -214,7 +224,7 @@ impl Family {
         let (stack, rest) = rest.split_at_mut(n);
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
-        let (touched, sweeping) = rest.split_at_mut(bits);
+        let (touched, sweeping) = rest.split_at_mut(self.pair_words);
         let mut work = Work {
             masks,
             stack,
@@ -286,22 +296,29 @@ impl Family {
         (&self.peers[range.clone()], &self.peer_pattern[range])
     }
 
-    /// Marks every group of `cell` dirty (for hidden singles) and touched (for locked
-    /// values).
+    /// Marks the tight groups of `cell` dirty (for hidden singles) and the pairs it lies
+    /// outside of touched (for locked values).
     #[inline(always)]
     fn mark(&self, cell: usize, work: &mut Work<'_>) {
-        if let Some(&groups) = self.cell_mask.get(cell) {
-            work.dirty[0] |= self.cell_tight[cell];
-            work.touched[0] |= groups;
-            return;
-        }
-        let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
-        for &g in &self.cell_groups[from as usize..to as usize] {
-            let (k, bit) = (g as usize / 64, 1u64 << (g % 64));
-            if self.tight[g as usize] {
-                work.dirty[k] |= bit;
+        if let Some(&groups) = self.cell_tight.get(cell) {
+            work.dirty[0] |= groups;
+        } else {
+            let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
+            for &g in &self.cell_groups[from as usize..to as usize] {
+                if self.tight[g as usize] {
+                    work.dirty[g as usize / 64] |= 1u64 << (g % 64);
+                }
             }
-            work.touched[k] |= bit;
+        }
+        match self.pair_words {
+            0 => {}
+            1 => work.touched[0] |= self.cell_pairs[cell],
+            pw => {
+                let pairs = &self.cell_pairs[cell * pw..(cell + 1) * pw];
+                for (t, &p) in work.touched.iter_mut().zip(pairs) {
+                    *t |= p;
+                }
+            }
         }
     }
 
@@ -395,39 +412,48 @@ impl Family {
         Ok(())
     }
 
-    /// Locked values across every intersecting pair with a group touched since the last
-    /// sweep; true when something changed.
+    /// Locked values across every intersecting pair touched since the last sweep; true
+    /// when something changed.
     fn apply_locked_values(&self, work: &mut Work<'_>) -> Result<bool, Conflict> {
         if self.pairs.is_empty() {
             return Ok(false);
         }
         let mut changed = false;
-        // This sweep looks at the groups touched so far; what it changes is touched anew
+        // This sweep looks at the pairs touched so far; what it changes is touched anew
         // for the next sweep.
         work.sweeping.copy_from_slice(work.touched);
         work.touched.fill(0);
-        for (p, &[ga, gb]) in self.pair_groups.iter().enumerate() {
-            let swept = |g: u32| work.sweeping[g as usize / 64] >> (g % 64) & 1 == 1;
-            if !swept(ga) && !swept(gb) {
-                continue;
+        for k in 0..self.pair_words {
+            let mut bits = work.sweeping[k];
+            while bits != 0 {
+                let p = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                changed |= self.locked_values(p, work)?;
             }
-            let [begin, only_a, only_b, end] = self.pairs[p];
-            let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
-            let (shared, a, b) = (
-                cells(begin, only_a),
-                cells(only_a, only_b),
-                cells(only_b, end),
-            );
-            let inside = work.union(shared);
-            let outside_a = work.union(a);
-            let outside_b = work.union(b);
-            // Only values still present on the other side are worth a pass over its cells.
-            if (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
-                changed |= self.remove(inside & !outside_a & outside_b, b, work)?;
-            }
-            if (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
-                changed |= self.remove(inside & !outside_b & outside_a, a, work)?;
-            }
+        }
+        Ok(changed)
+    }
+
+    /// The rule on pair `p`, both ways; true when something changed.
+    #[inline]
+    fn locked_values(&self, p: usize, work: &mut Work<'_>) -> Result<bool, Conflict> {
+        let [begin, only_a, only_b, end] = self.pairs[p];
+        let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
+        let (shared, a, b) = (
+            cells(begin, only_a),
+            cells(only_a, only_b),
+            cells(only_b, end),
+        );
+        let inside = work.union(shared);
+        let outside_a = work.union(a);
+        let outside_b = work.union(b);
+        let mut changed = false;
+        // Only values still present on the other side are worth a pass over its cells.
+        if (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
+            changed |= self.remove(inside & !outside_a & outside_b, b, work)?;
+        }
+        if (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
+            changed |= self.remove(inside & !outside_b & outside_a, a, work)?;
         }
         Ok(changed)
     }
