@@ -26,6 +26,8 @@ pub(crate) enum Event {
 }
 
 const NO_CONSTRAINT: u32 = u32::MAX;
+/// Never the running constraint.
+const MANY_CONSTRAINTS: u32 = u32::MAX - 1;
 
 /// A ring of constraint indices with one slot per constraint.
 #[derive(Clone, Debug)]
@@ -124,6 +126,11 @@ pub(crate) struct Watchers {
     change: Vec<u32>,
     fix_start: Vec<u32>,
     fix: Vec<u32>,
+    /// For each variable, the one constraint watching it if only one does,
+    /// `NO_CONSTRAINT` if none does, `MANY_CONSTRAINTS` otherwise: a family writing back
+    /// its own variables then wakes nobody, and the check costs one load instead of a
+    /// walk over the watch lists.
+    sole: Vec<u32>,
 }
 
 impl Watchers {
@@ -139,9 +146,19 @@ impl Watchers {
                 lists[v].push(c as u32);
             }
         }
+        let sole = change
+            .iter()
+            .zip(&fix)
+            .map(|(c, f)| match (c.as_slice(), f.as_slice()) {
+                ([only], []) | ([], [only]) => *only,
+                ([], []) => NO_CONSTRAINT,
+                _ => MANY_CONSTRAINTS,
+            })
+            .collect();
         let (change_start, change) = compress(change);
         let (fix_start, fix) = compress(fix);
         Watchers {
+            sole,
             change_start,
             change,
             fix_start,
@@ -258,7 +275,7 @@ impl Engine {
             return Err(Conflict);
         }
         let old = self.store.write_at(index, new);
-        if old != new {
+        if old != new && self.watchers.sole[var] != self.current {
             self.wake(var, new & (new - 1) == 0);
         }
         Ok(())

@@ -11,6 +11,8 @@ pub(crate) struct Trail {
     stamps: Vec<u32>,
     levels: Vec<Level>,
     next_stamp: u32,
+    /// The stamp of the newest level (kept apart: it is read on every write).
+    stamp: u32,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -27,13 +29,14 @@ impl Trail {
             stamps: vec![0; words],
             levels: vec![Level { mark: 0, stamp: 1 }],
             next_stamp: 2,
+            stamp: 1,
         }
     }
 
     /// Saves `old`, the value of word `index` before its first change at this level.
     #[inline]
     pub(crate) fn save(&mut self, index: usize, old: u64) {
-        let stamp = self.current_stamp();
+        let stamp = self.stamp;
         if self.stamps[index] != stamp {
             self.stamps[index] = stamp;
             self.entries.push((index as u32, old));
@@ -55,6 +58,7 @@ impl Trail {
             mark: self.entries.len(),
             stamp: self.next_stamp,
         });
+        self.stamp = self.next_stamp;
         self.next_stamp += 1;
     }
 
@@ -70,6 +74,7 @@ impl Trail {
             }
             self.entries.truncate(level.mark);
         }
+        self.stamp = self.current_stamp();
     }
 
     /// The number of open levels above level 0.
@@ -85,6 +90,7 @@ impl Trail {
         self.stamps.iter_mut().for_each(|s| *s = 0);
         self.next_stamp = 2;
         self.levels[0].stamp = 1;
+        self.stamp = 1;
     }
 
     #[inline]
