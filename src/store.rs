@@ -94,6 +94,13 @@ impl Store {
         self.layout[var]
     }
 
+    /// Every variable's one word, in variable order, when the store
+    /// [`is_uniform`](Store::is_uniform).
+    #[inline]
+    pub(crate) fn uniform_words(&self) -> Option<&[u64]> {
+        self.uniform.then_some(self.words.as_slice())
+    }
+
     /// The words of `var`.
     #[inline]
     pub(crate) fn words(&self, var: usize) -> &[u64] {

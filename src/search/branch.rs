@@ -12,6 +12,8 @@ use crate::store::Store;
 pub(crate) struct VarInfo {
     /// Number of constraints on each variable.
     pub(crate) degree: Vec<u32>,
+    /// Every variable has the same degree (then degree breaks no ties).
+    pub(crate) equal_degrees: bool,
     /// Bit index (from the variable's base) of the middle of its initial domain.
     pub(crate) middle: Vec<u32>,
     /// Variables sharing a constraint with each variable (compressed rows), for the dynamic
@@ -39,6 +41,7 @@ impl VarInfo {
             })
             .collect();
         VarInfo {
+            equal_degrees: degree.windows(2).all(|d| d[0] == d[1]),
             degree,
             middle,
             neighbour_start: Vec::new(),
@@ -58,6 +61,9 @@ pub(crate) fn select_variable(
     match order {
         VariableOrder::InputOrder => (0..n).find(|&v| store.size(v) > 1),
         VariableOrder::Mrv => {
+            if let Some(words) = store.uniform_words() {
+                return smallest_domain(words);
+            }
             let mut best = None;
             let mut best_size = u32::MAX;
             for v in 0..n {
@@ -73,6 +79,9 @@ pub(crate) fn select_variable(
             best
         }
         VariableOrder::MrvDegree => {
+            if let (true, Some(words)) = (info.equal_degrees, store.uniform_words()) {
+                return smallest_domain(words);
+            }
             let mut best = None;
             let mut best_key = (u32::MAX, 0u32);
             for v in 0..n {
@@ -103,6 +112,25 @@ pub(crate) fn select_variable(
             best
         }
     }
+}
+
+/// MRV over one-word domains read straight from the store: the first variable with two
+/// values, else the first with the fewest.
+#[inline]
+fn smallest_domain(words: &[u64]) -> Option<usize> {
+    let mut best = None;
+    let mut best_size = u32::MAX;
+    for (v, w) in words.iter().enumerate() {
+        let s = w.count_ones();
+        if s > 1 && s < best_size {
+            best = Some(v);
+            best_size = s;
+            if s == 2 {
+                break;
+            }
+        }
+    }
+    best
 }
 
 fn unfixed_neighbours(store: &Store, info: &VarInfo, v: usize) -> u32 {
