@@ -449,19 +449,18 @@ impl Family {
         let outside_b = work.union(b);
         let mut changed = false;
         // Only values still present on the other side are worth a pass over its cells.
-        if (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
-            changed |= self.remove(inside & !outside_a & outside_b, b, work)?;
+        let to_b = inside & !outside_a & outside_b;
+        if to_b != 0 && (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
+            changed |= self.remove(to_b, b, work)?;
         }
-        if (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
-            changed |= self.remove(inside & !outside_b & outside_a, a, work)?;
+        let to_a = inside & !outside_b & outside_a;
+        if to_a != 0 && (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
+            changed |= self.remove(to_a, a, work)?;
         }
         Ok(changed)
     }
 
     fn remove(&self, values: u64, cells: &[u32], work: &mut Work<'_>) -> Result<bool, Conflict> {
-        if values == 0 {
-            return Ok(false);
-        }
         let mut changed = false;
         for &c in cells {
             changed |= self.take_away(c as usize, values, work)?;
