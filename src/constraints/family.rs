@@ -203,6 +203,18 @@ impl Family {
         &self.vars
     }
 
+    /// Adds to `rows[x]` every variable sharing a group with `x`.
+    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+        for (cell, &x) in self.vars.iter().enumerate() {
+            let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
+            rows[x].extend(
+                self.peers[range]
+                    .iter()
+                    .map(|&p| self.vars[p as usize] as u32),
+            );
+        }
+    }
+
     fn num_groups(&self) -> usize {
         self.group_start.len() - 1
     }

@@ -2,6 +2,8 @@
 //!
 //! Both run once per search node, so they read the domains directly and allocate nothing.
 
+use std::sync::OnceLock;
+
 use super::strategy::{ValueOrder, VariableOrder};
 use crate::constraints::Constraint;
 use crate::model::Model;
@@ -16,10 +18,10 @@ pub(crate) struct VarInfo {
     pub(crate) equal_degrees: bool,
     /// Bit index (from the variable's base) of the middle of its initial domain.
     pub(crate) middle: Vec<u32>,
-    /// Variables sharing a constraint with each variable (compressed rows), for the dynamic
-    /// degree tie-break; empty unless that order is used.
-    pub(crate) neighbour_start: Vec<u32>,
-    pub(crate) neighbours: Vec<u32>,
+    /// Variables sharing a constraint with each variable, for the dynamic degree
+    /// tie-break: built on first use by a solver of that order, then shared by every
+    /// solver of the model (it is part of the compiled form).
+    pub(crate) neighbours: OnceLock<Neighbours>,
 }
 
 impl VarInfo {
@@ -44,8 +46,7 @@ impl VarInfo {
             equal_degrees: degree.windows(2).all(|d| d[0] == d[1]),
             degree,
             middle,
-            neighbour_start: Vec::new(),
-            neighbours: Vec::new(),
+            neighbours: OnceLock::new(),
         }
     }
 }
@@ -97,6 +98,14 @@ pub(crate) fn select_variable(
             best
         }
         VariableOrder::MrvDynamicDegree => {
+            let Some(neighbours) = info.neighbours.get().filter(|n| !n.complete) else {
+                // Every variable neighbours every other (one N-Queens or Sudoku family
+                // links all cells... or the list is not built): no tie to break that way.
+                return select_variable(store, info, VariableOrder::MrvDegree);
+            };
+            if let Some(words) = store.uniform_words() {
+                return smallest_domain_most_constrained(words, neighbours);
+            }
             let mut best = None;
             let mut best_key = (u32::MAX, 0u32);
             for v in 0..n {
@@ -133,12 +142,92 @@ fn smallest_domain(words: &[u64]) -> Option<usize> {
     best
 }
 
+/// MRV with ties to the most unfixed neighbours, over one-word domains read straight from
+/// the store.
+#[inline]
+fn smallest_domain_most_constrained(words: &[u64], neighbours: &Neighbours) -> Option<usize> {
+    let mut best = None;
+    let mut best_key = (u32::MAX, 0u32);
+    for (v, w) in words.iter().enumerate() {
+        let s = w.count_ones();
+        if s > 1 && s <= best_key.0 {
+            let unfixed = neighbours
+                .of(v)
+                .iter()
+                .filter(|&&u| words[u as usize].count_ones() > 1)
+                .count() as u32;
+            if s < best_key.0 || unfixed > best_key.1 {
+                best = Some(v);
+                best_key = (s, unfixed);
+            }
+        }
+    }
+    best
+}
+
 fn unfixed_neighbours(store: &Store, info: &VarInfo, v: usize) -> u32 {
-    let (from, to) = (info.neighbour_start[v], info.neighbour_start[v + 1]);
-    info.neighbours[from as usize..to as usize]
+    let Some(neighbours) = info.neighbours.get() else {
+        return 0;
+    };
+    neighbours
+        .of(v)
         .iter()
         .filter(|&&u| store.size(u as usize) > 1)
         .count() as u32
+}
+
+/// For each variable, the variables it shares a constraint with (for a family of groups,
+/// a group), as compressed rows.
+#[derive(Clone, Debug)]
+pub(crate) struct Neighbours {
+    start: Vec<u32>,
+    list: Vec<u32>,
+    /// Every variable neighbours every other one.
+    complete: bool,
+}
+
+impl Neighbours {
+    pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
+        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+        for c in constraints {
+            if let Constraint::Family(family) = c {
+                // Neighbours through a group, not the whole family (which links every cell).
+                family.add_neighbours(&mut rows);
+                continue;
+            }
+            let vars = c.vars();
+            for &a in &vars {
+                rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
+            }
+        }
+        let mut start = Vec::with_capacity(num_vars + 1);
+        let mut list = Vec::new();
+        start.push(0);
+        for row in &mut rows {
+            row.sort_unstable();
+            row.dedup();
+            list.extend_from_slice(row);
+            start.push(list.len() as u32);
+        }
+        let complete = rows.iter().all(|r| r.len() + 1 == num_vars);
+        if complete {
+            // Nothing to tell the variables apart: keep no lists.
+            return Neighbours {
+                start: Vec::new(),
+                list: Vec::new(),
+                complete,
+            };
+        }
+        Neighbours {
+            start,
+            list,
+            complete,
+        }
+    }
+
+    fn of(&self, v: usize) -> &[u32] {
+        &self.list[self.start[v] as usize..self.start[v + 1] as usize]
+    }
 }
 
 /// The value of `var` to try first.

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::branch::{select_value, select_variable, VarInfo};
+use super::branch::{select_value, select_variable, Neighbours, VarInfo};
 use super::limits::{Budget, Limits};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::stats::Statistics;
@@ -274,12 +274,11 @@ impl Solver {
         self.stats = Statistics::default();
         self.started = Instant::now();
         self.budget = Budget::start(&self.limits, self.started);
-        if self.variable_order == VariableOrder::MrvDynamicDegree
-            && self.info.neighbour_start.is_empty()
-        {
-            let mut info = (*self.info).clone();
-            fill_neighbours(&mut info, self.engine.store.num_vars(), &self.constraints);
-            self.info = Arc::new(info);
+        if self.variable_order == VariableOrder::MrvDynamicDegree {
+            let num_vars = self.engine.store.num_vars();
+            self.info
+                .neighbours
+                .get_or_init(|| Neighbours::new(num_vars, &self.constraints));
         }
         #[cfg(test)]
         self.snapshots.clear();
@@ -547,24 +546,6 @@ impl Iterator for Solutions<'_> {
             Event::Solution => Some(self.solver.current_solution()),
             Event::Exhausted | Event::Stopped(_) => None,
         }
-    }
-}
-
-fn fill_neighbours(info: &mut VarInfo, num_vars: usize, constraints: &[Constraint]) {
-    let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
-    for c in constraints {
-        let vars = c.vars();
-        for &a in &vars {
-            rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
-        }
-    }
-    info.neighbour_start = Vec::with_capacity(num_vars + 1);
-    info.neighbour_start.push(0);
-    for row in &mut rows {
-        row.sort_unstable();
-        row.dedup();
-        info.neighbours.extend_from_slice(row);
-        info.neighbour_start.push(info.neighbours.len() as u32);
     }
 }
 

@@ -15,6 +15,15 @@ fn main() {
                 let board = Board::from_line(line).expect("valid puzzle");
                 let (model, _) = sudoku::model(&board).expect("model");
                 let mut solver = Solver::new(&model);
+                match std::env::var("ORDER").as_deref() {
+                    Ok("mrv") => {
+                        solver.set_variable_order(bitcsp::VariableOrder::Mrv);
+                    }
+                    Ok("dyn") => {
+                        solver.set_variable_order(bitcsp::VariableOrder::MrvDynamicDegree);
+                    }
+                    _ => {}
+                }
                 if counting {
                     solver.count(Some(2));
                 } else {
