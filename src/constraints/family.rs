@@ -394,13 +394,13 @@ impl Family {
         let mut twice = 0u64;
         let mut unfixed = 0u32;
         for (&c, &s) in cells.iter().zip(shifts) {
+            // Branch-free: whether a cell is fixed is a coin toss for the branch predictor.
             let m = work.masks[c as usize];
-            if !is_single(m) {
-                let m = m << s;
-                twice |= once & m;
-                once |= m;
-                unfixed += 1;
-            }
+            let free = !is_single(m);
+            let m = (m << s) & u64::from(free).wrapping_neg();
+            twice |= once & m;
+            once |= m;
+            unfixed += u32::from(free);
         }
         let free = once.count_ones();
         if free < unfixed {
