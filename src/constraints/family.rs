@@ -303,11 +303,6 @@ impl Family {
         }
     }
 
-    fn peers(&self, cell: usize) -> (&[u32], &[u128]) {
-        let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
-        (&self.peers[range.clone()], &self.peer_pattern[range])
-    }
-
     /// Marks the tight groups of `cell` dirty (for hidden singles) and the pairs it lies
     /// outside of touched (for locked values).
     #[inline(always)]
@@ -350,21 +345,53 @@ impl Family {
     /// shares a group with it.
     fn eliminate_fixed_values(&self, work: &mut Work<'_>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
+            let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
             if self.aligned {
-                // Every peer sees the value at the same bit: no shifting, no range check.
+                // Every peer sees the value at the same bit: no shifting.
                 let value = work.masks[cell];
-                let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
-                for &p in &self.peers[range] {
-                    self.take_away(p as usize, value, work)?;
+                for chunk in self.peers[range].chunks(64) {
+                    self.take_from_peers(chunk, work, |_| value)?;
                 }
                 continue;
             }
             let bit = work.masks[cell].trailing_zeros();
-            let (peers, patterns) = self.peers(cell);
-            for (&p, &pattern) in peers.iter().zip(patterns) {
+            let (peers, patterns) = (&self.peers[range.clone()], &self.peer_pattern[range]);
+            for (chunk, patterns) in peers.chunks(64).zip(patterns.chunks(64)) {
                 // The same value, seen from the peer's side of each common group.
-                self.take_away(p as usize, ((pattern << bit) >> 64) as u64, work)?;
+                self.take_from_peers(chunk, work, |i| ((patterns[i] << bit) >> 64) as u64)?;
             }
+        }
+        Ok(())
+    }
+
+    /// Removes `values(i)` from the `i`-th of (at most 64) `peers`. Whether a peer still
+    /// has the value is unpredictable, so the loop does not branch on it: it writes every
+    /// peer and collects the changed ones in a bitset, handled afterwards.
+    #[inline(always)]
+    fn take_from_peers(
+        &self,
+        peers: &[u32],
+        work: &mut Work<'_>,
+        values: impl Fn(usize) -> u64,
+    ) -> Result<(), Conflict> {
+        let mut hit = 0u64;
+        let mut emptied = false;
+        for (i, &p) in peers.iter().enumerate() {
+            let slot = &mut work.masks[p as usize];
+            let m = *slot;
+            let kept = m & !values(i);
+            *slot = kept;
+            hit |= u64::from(kept != m) << i;
+            emptied |= kept == 0;
+        }
+        if emptied {
+            return Err(Conflict);
+        }
+        while hit != 0 {
+            let p = peers[hit.trailing_zeros() as usize] as usize;
+            hit &= hit - 1;
+            let kept = work.masks[p];
+            self.narrow(p, kept, work);
         }
         Ok(())
     }
