@@ -104,6 +104,9 @@ pub(crate) fn select_variable(
                 return select_variable(store, info, VariableOrder::MrvDegree);
             };
             if let Some(words) = store.uniform_words() {
+                if let Some(bits) = &neighbours.bits {
+                    return smallest_domain_most_constrained_bits(words, bits);
+                }
                 return smallest_domain_most_constrained(words, neighbours);
             }
             let mut best = None;
@@ -176,6 +179,54 @@ fn unfixed_neighbours(store: &Store, info: &VarInfo, v: usize) -> u32 {
         .count() as u32
 }
 
+/// Models up to this many variables also keep their neighbours as bitsets.
+const MAX_BITSET_VARS: usize = 64 * BITSET_WORDS;
+const BITSET_WORDS: usize = 32;
+
+/// MRV with ties to the most unfixed neighbours, counted with bitsets: one pass finds the
+/// smallest size and the unfixed variables, a second counts neighbours with popcounts.
+#[inline]
+fn smallest_domain_most_constrained_bits(words: &[u64], bits: &NeighbourBits) -> Option<usize> {
+    let mut unfixed = [0u64; BITSET_WORDS];
+    let mut smallest = u32::MAX;
+    for (v, w) in words.iter().enumerate() {
+        let s = w.count_ones();
+        if s > 1 {
+            unfixed[v / 64] |= 1 << (v % 64);
+            smallest = smallest.min(s);
+        }
+    }
+    if smallest == u32::MAX {
+        return None;
+    }
+    let unfixed = &unfixed[..bits.words];
+    let mut best = None;
+    let mut best_unfixed = 0;
+    for (v, w) in words.iter().enumerate() {
+        if w.count_ones() != smallest {
+            continue;
+        }
+        let row = &bits.rows[v * bits.words..(v + 1) * bits.words];
+        let count: u32 = row
+            .iter()
+            .zip(unfixed)
+            .map(|(n, u)| (n & u).count_ones())
+            .sum();
+        if best.is_none() || count > best_unfixed {
+            best = Some(v);
+            best_unfixed = count;
+        }
+    }
+    best
+}
+
+/// The neighbour lists as one bitset row per variable.
+#[derive(Clone, Debug)]
+pub(crate) struct NeighbourBits {
+    words: usize,
+    rows: Vec<u64>,
+}
+
 /// For each variable, the variables it shares a constraint with (for a family of groups,
 /// a group), as compressed rows.
 #[derive(Clone, Debug)]
@@ -184,6 +235,8 @@ pub(crate) struct Neighbours {
     list: Vec<u32>,
     /// Every variable neighbours every other one.
     complete: bool,
+    /// The same as bitsets, for models of at most `MAX_BITSET_VARS` variables.
+    bits: Option<NeighbourBits>,
 }
 
 impl Neighbours {
@@ -216,12 +269,27 @@ impl Neighbours {
                 start: Vec::new(),
                 list: Vec::new(),
                 complete,
+                bits: None,
             };
         }
+        let bits = (num_vars <= MAX_BITSET_VARS).then(|| {
+            let words = num_vars.div_ceil(64);
+            let mut bitset = vec![0u64; num_vars * words];
+            for (v, row) in rows.iter().enumerate() {
+                for &u in row {
+                    bitset[v * words + u as usize / 64] |= 1 << (u % 64);
+                }
+            }
+            NeighbourBits {
+                words,
+                rows: bitset,
+            }
+        });
         Neighbours {
             start,
             list,
             complete,
+            bits,
         }
     }
 
