@@ -32,7 +32,8 @@ pub(crate) struct Store {
 impl Store {
     /// A store holding `domains`, at level 0.
     pub(crate) fn new(domains: &[Domain]) -> Self {
-        let mut words = Vec::new();
+        let total = domains.iter().map(|d| d.words().len()).sum();
+        let mut words = Vec::with_capacity(total);
         let mut layout = Vec::with_capacity(domains.len());
         for d in domains {
             layout.push(Layout {
