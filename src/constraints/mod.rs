@@ -138,9 +138,17 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
             .iter()
             .map(|&i| candidates[i].group.clone())
             .collect();
-        compiled.push(Constraint::Family(Box::new(Family::new(&groups, |v| {
-            store.layout(v).start
-        }))));
+        let width = groups
+            .iter()
+            .flat_map(|g| &g.vars)
+            .map(|&v| 64 - store.first_word(v).leading_zeros())
+            .max()
+            .unwrap_or(0);
+        compiled.push(Constraint::Family(Box::new(Family::new(
+            &groups,
+            width,
+            |v| store.layout(v).start,
+        ))));
     }
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
