@@ -242,7 +242,7 @@ fn main() {
     let mut rows = Vec::new();
     sudoku_rows(&sudoku_data, rounds, max, &mut rows);
     let sizes: &[usize] = if quick { &[10, 11] } else { &[12, 13, 14] };
-    queens_rows(rounds.min(3), sizes, &mut rows);
+    queens_rows(rounds, sizes, &mut rows);
     if !quick {
         coloring_rows(&coloring_data, &mut rows);
     }
