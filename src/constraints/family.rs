@@ -8,9 +8,12 @@
 //! domains and writes them back once, so the queue sees one run and one wake per changed
 //! variable. Inside, the rules of [`AllDifferent`](super::AllDifferent) run where they are
 //! cheapest: a newly fixed value leaves the cell's peers (every cell sharing a group with
-//! it) directly; pigeonhole and hidden singles look only at groups changed since they were
-//! last looked at; [`LockedValues`](super::LockedValues) between every two groups sharing
-//! two or more cells runs last, on pairs with a changed group.
+//! it) directly, through all their common groups at once; pigeonhole and hidden singles
+//! look only at tight groups (as many values as cells) changed since they were last looked
+//! at; [`LockedValues`](super::LockedValues) between every two groups sharing two or more
+//! cells runs last, on pairs with a changed cell outside their intersection. The two inner
+//! loops whose branches are unpredictable (is this cell fixed? does this peer still hold
+//! the value?) are branch-free.
 
 use super::is_single;
 use crate::propagate::{Conflict, Engine};
