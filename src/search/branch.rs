@@ -59,81 +59,56 @@ pub(crate) fn select_variable(
     order: VariableOrder,
 ) -> Option<usize> {
     let n = store.num_vars();
+    match store.uniform_words() {
+        // One-word domains are read straight from the flat word array.
+        Some(words) => select_by_size(n, |v| words[v].count_ones(), info, order),
+        None => select_by_size(n, |v| store.size(v), info, order),
+    }
+}
+
+/// [`select_variable`] over `size(v)`, the number of values of each variable.
+#[inline]
+fn select_by_size(
+    n: usize,
+    size: impl Fn(usize) -> u32,
+    info: &VarInfo,
+    order: VariableOrder,
+) -> Option<usize> {
     match order {
-        VariableOrder::InputOrder => (0..n).find(|&v| store.size(v) > 1),
-        VariableOrder::Mrv => {
-            if let Some(words) = store.uniform_words() {
-                return smallest_domain(words);
-            }
-            let mut best = None;
-            let mut best_size = u32::MAX;
-            for v in 0..n {
-                let s = store.size(v);
-                if s > 1 && s < best_size {
-                    best = Some(v);
-                    best_size = s;
-                    if s == 2 {
-                        break;
-                    }
-                }
-            }
-            best
-        }
-        VariableOrder::MrvDegree => {
-            if let (true, Some(words)) = (info.equal_degrees, store.uniform_words()) {
-                return smallest_domain(words);
-            }
-            let mut best = None;
-            let mut best_key = (u32::MAX, 0u32);
-            for v in 0..n {
-                let s = store.size(v);
-                if s > 1 && s <= best_key.0 {
-                    let key = (s, info.degree[v]);
-                    if s < best_key.0 || key.1 > best_key.1 {
-                        best = Some(v);
-                        best_key = key;
-                    }
-                }
-            }
-            best
-        }
+        VariableOrder::InputOrder => (0..n).find(|&v| size(v) > 1),
+        VariableOrder::Mrv => fewest_values(n, size),
+        VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
+        VariableOrder::MrvDegree => fewest_values_then_most(n, size, |v| info.degree[v]),
         VariableOrder::MrvDynamicDegree => {
             let Some(neighbours) = info.neighbours.get().filter(|n| !n.complete) else {
-                // Every variable neighbours every other (one N-Queens or Sudoku family
-                // links all cells... or the list is not built): no tie to break that way.
-                return select_variable(store, info, VariableOrder::MrvDegree);
+                // Every variable neighbours every other (one N-Queens family links all
+                // cells), or the lists are not built: no tie to break that way.
+                return select_by_size(n, size, info, VariableOrder::MrvDegree);
             };
-            if let Some(words) = store.uniform_words() {
-                if let Some(bits) = &neighbours.bits {
-                    return smallest_domain_most_constrained_bits(words, bits);
-                }
-                return smallest_domain_most_constrained(words, neighbours);
+            if let Some(bits) = &neighbours.bits {
+                let (unfixed, fewest) = unfixed_set(n, &size)?;
+                let unfixed = &unfixed[..bits.words];
+                return most_among(n, size, fewest, |v| bits.count_in(v, unfixed));
             }
-            let mut best = None;
-            let mut best_key = (u32::MAX, 0u32);
-            for v in 0..n {
-                let s = store.size(v);
-                if s > 1 && s <= best_key.0 {
-                    let key = (s, unfixed_neighbours(store, info, v));
-                    if s < best_key.0 || key.1 > best_key.1 {
-                        best = Some(v);
-                        best_key = key;
-                    }
-                }
-            }
-            best
+            fewest_values_then_most(n, &size, |v| {
+                neighbours
+                    .of(v)
+                    .iter()
+                    .filter(|&&u| size(u as usize) > 1)
+                    .count() as u32
+            })
         }
     }
 }
 
-/// MRV over one-word domains read straight from the store: the first variable with two
-/// values, else the first with the fewest.
+/// MRV: the first variable with the fewest values (more than one). Two is the fewest
+/// possible, so the scan stops at the first variable with two.
 #[inline]
-fn smallest_domain(words: &[u64]) -> Option<usize> {
+fn fewest_values(n: usize, size: impl Fn(usize) -> u32) -> Option<usize> {
     let mut best = None;
     let mut best_size = u32::MAX;
-    for (v, w) in words.iter().enumerate() {
-        let s = w.count_ones();
+    for v in 0..n {
+        let s = size(v);
         if s > 1 && s < best_size {
             best = Some(v);
             best_size = s;
@@ -145,86 +120,74 @@ fn smallest_domain(words: &[u64]) -> Option<usize> {
     best
 }
 
-/// MRV with ties to the most unfixed neighbours, over one-word domains read straight from
-/// the store.
+/// MRV with ties to the largest `tie(v)`, then to the earlier variable.
 #[inline]
-fn smallest_domain_most_constrained(words: &[u64], neighbours: &Neighbours) -> Option<usize> {
+fn fewest_values_then_most(
+    n: usize,
+    size: impl Fn(usize) -> u32,
+    tie: impl Fn(usize) -> u32,
+) -> Option<usize> {
+    let fewest = (0..n).map(&size).filter(|&s| s > 1).min()?;
+    most_among(n, size, fewest, tie)
+}
+
+/// Among the variables with `fewest` values, the first with the largest `tie(v)`.
+#[inline]
+fn most_among(
+    n: usize,
+    size: impl Fn(usize) -> u32,
+    fewest: u32,
+    tie: impl Fn(usize) -> u32,
+) -> Option<usize> {
     let mut best = None;
-    let mut best_key = (u32::MAX, 0u32);
-    for (v, w) in words.iter().enumerate() {
-        let s = w.count_ones();
-        if s > 1 && s <= best_key.0 {
-            let unfixed = neighbours
-                .of(v)
-                .iter()
-                .filter(|&&u| words[u as usize].count_ones() > 1)
-                .count() as u32;
-            if s < best_key.0 || unfixed > best_key.1 {
-                best = Some(v);
-                best_key = (s, unfixed);
-            }
+    let mut best_tie = 0;
+    for v in (0..n).filter(|&v| size(v) == fewest) {
+        let t = tie(v);
+        if best.is_none() || t > best_tie {
+            best = Some(v);
+            best_tie = t;
         }
     }
     best
 }
 
-fn unfixed_neighbours(store: &Store, info: &VarInfo, v: usize) -> u32 {
-    let Some(neighbours) = info.neighbours.get() else {
-        return 0;
-    };
-    neighbours
-        .of(v)
-        .iter()
-        .filter(|&&u| store.size(u as usize) > 1)
-        .count() as u32
+/// The unfixed variables as a bitset (models of at most `MAX_BITSET_VARS` variables) and
+/// the fewest values among them; `None` when every variable is fixed.
+#[inline]
+fn unfixed_set(n: usize, size: impl Fn(usize) -> u32) -> Option<([u64; BITSET_WORDS], u32)> {
+    let mut unfixed = [0u64; BITSET_WORDS];
+    let mut fewest = u32::MAX;
+    for v in 0..n {
+        let s = size(v);
+        if s > 1 {
+            unfixed[v / 64] |= 1 << (v % 64);
+            fewest = fewest.min(s);
+        }
+    }
+    (fewest != u32::MAX).then_some((unfixed, fewest))
 }
 
 /// Models up to this many variables also keep their neighbours as bitsets.
 const MAX_BITSET_VARS: usize = 64 * BITSET_WORDS;
 const BITSET_WORDS: usize = 32;
 
-/// MRV with ties to the most unfixed neighbours, counted with bitsets: one pass finds the
-/// smallest size and the unfixed variables, a second counts neighbours with popcounts.
-#[inline]
-fn smallest_domain_most_constrained_bits(words: &[u64], bits: &NeighbourBits) -> Option<usize> {
-    let mut unfixed = [0u64; BITSET_WORDS];
-    let mut smallest = u32::MAX;
-    for (v, w) in words.iter().enumerate() {
-        let s = w.count_ones();
-        if s > 1 {
-            unfixed[v / 64] |= 1 << (v % 64);
-            smallest = smallest.min(s);
-        }
-    }
-    if smallest == u32::MAX {
-        return None;
-    }
-    let unfixed = &unfixed[..bits.words];
-    let mut best = None;
-    let mut best_unfixed = 0;
-    for (v, w) in words.iter().enumerate() {
-        if w.count_ones() != smallest {
-            continue;
-        }
-        let row = &bits.rows[v * bits.words..(v + 1) * bits.words];
-        let count: u32 = row
-            .iter()
-            .zip(unfixed)
-            .map(|(n, u)| (n & u).count_ones())
-            .sum();
-        if best.is_none() || count > best_unfixed {
-            best = Some(v);
-            best_unfixed = count;
-        }
-    }
-    best
-}
-
 /// The neighbour lists as one bitset row per variable.
 #[derive(Clone, Debug)]
 pub(crate) struct NeighbourBits {
     words: usize,
     rows: Vec<u64>,
+}
+
+impl NeighbourBits {
+    /// How many neighbours of `v` lie in the bitset `set`.
+    #[inline]
+    fn count_in(&self, v: usize, set: &[u64]) -> u32 {
+        self.rows[v * self.words..(v + 1) * self.words]
+            .iter()
+            .zip(set)
+            .map(|(n, s)| (n & s).count_ones())
+            .sum()
+    }
 }
 
 /// For each variable, the variables it shares a constraint with (for a family of groups,
