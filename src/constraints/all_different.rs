@@ -148,14 +148,9 @@ impl AllDifferent {
                 fixed |= newly_fixed;
                 continue;
             }
-            // Rule 2: pigeonhole.
-            let free = once.count_ones();
-            if free < unfixed {
-                return Err(Conflict);
-            }
-            // Rule 3: hidden singles, sound only when every free value must be used.
-            let hidden = once & !twice;
-            if free == unfixed && hidden != 0 {
+            // Rules 2 and 3: pigeonhole and hidden singles.
+            let hidden = hidden_values(once, twice, unfixed)?;
+            if hidden != 0 {
                 for m in masks.iter_mut() {
                     let h = *m & hidden;
                     if h == 0 || is_single(*m) {
@@ -278,6 +273,20 @@ impl AllDifferent {
             Ok(())
         }
     }
+}
+
+/// Rules 2 and 3 on one word, from the values of a group's unfixed cells (`once`: in at
+/// least one of them, `twice`: in at least two) and how many they are. Pigeonhole: fewer
+/// values than cells is a conflict. Hidden singles: when there are exactly as many values
+/// as cells every value must be used, so a value only one cell holds is that cell's;
+/// returns those values (none otherwise).
+#[inline]
+pub(crate) fn hidden_values(once: u64, twice: u64, unfixed: u32) -> Result<u64, Conflict> {
+    let free = once.count_ones();
+    if free < unfixed {
+        return Err(Conflict);
+    }
+    Ok(if free == unfixed { once & !twice } else { 0 })
 }
 
 /// Where each variable's bit 0 lies in the value space of `vars[i] + offsets[i]`: the

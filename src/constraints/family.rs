@@ -15,7 +15,9 @@
 //! loops whose branches are unpredictable (is this cell fixed? does this peer still hold
 //! the value?) are branch-free.
 
+use super::all_different::hidden_values;
 use super::is_single;
+use super::locked_values::locked_values;
 use crate::propagate::{Conflict, Engine};
 
 /// The largest table of precomputed removals, in words (512 KiB).
@@ -35,7 +37,8 @@ pub(crate) struct FamilyGroup {
 }
 
 impl FamilyGroup {
-    fn aligned(&self) -> bool {
+    /// No shifts: a bit means the same value in every variable.
+    pub(crate) fn aligned(&self) -> bool {
         self.shifts.iter().all(|&s| s == 0)
     }
 }
@@ -188,9 +191,8 @@ impl Family {
         }
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
-        let removals = if !groups.iter().all(FamilyGroup::aligned)
-            && peer_pattern.len() * width as usize <= MAX_REMOVALS
-        {
+        let aligned = groups.iter().all(FamilyGroup::aligned);
+        let removals = if !aligned && peer_pattern.len() * width as usize <= MAX_REMOVALS {
             (0..width)
                 .flat_map(|bit| peer_pattern.iter().map(move |&p| ((p << bit) >> 64) as u64))
                 .collect()
@@ -201,7 +203,7 @@ impl Family {
             removals,
             first_word: words.first().copied().filter(|_| consecutive),
             words,
-            aligned: groups.iter().all(FamilyGroup::aligned),
+            aligned,
             cell_tight,
             cell_pairs,
             pair_words,
@@ -459,12 +461,8 @@ impl Family {
             once |= m;
             unfixed += u32::from(free);
         }
-        let free = once.count_ones();
-        if free < unfixed {
-            return Err(Conflict);
-        }
-        let hidden = once & !twice;
-        if free != unfixed || hidden == 0 {
+        let hidden = hidden_values(once, twice, unfixed)?;
+        if hidden == 0 {
             return Ok(());
         }
         for (&c, &s) in cells.iter().zip(shifts) {
@@ -513,17 +511,16 @@ impl Family {
             cells(only_a, only_b),
             cells(only_b, end),
         );
-        let inside = work.union(shared);
-        let outside_a = work.union(a);
-        let outside_b = work.union(b);
+        let (to_b, to_a) = locked_values(
+            [work.union(shared), work.union(a), work.union(b)],
+            shared.len() + a.len(),
+            shared.len() + b.len(),
+        );
         let mut changed = false;
-        // Only values still present on the other side are worth a pass over its cells.
-        let to_b = inside & !outside_a & outside_b;
-        if to_b != 0 && (inside | outside_a).count_ones() as usize == shared.len() + a.len() {
+        if to_b != 0 {
             changed |= self.remove(to_b, b, work)?;
         }
-        let to_a = inside & !outside_b & outside_a;
-        if to_a != 0 && (inside | outside_b).count_ones() as usize == shared.len() + b.len() {
+        if to_a != 0 {
             changed |= self.remove(to_a, a, work)?;
         }
         Ok(changed)

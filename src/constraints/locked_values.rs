@@ -50,25 +50,48 @@ impl LockedValues {
 
     pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
         loop {
-            let inside = union(e, &self.shared);
-            let outside_a = union(e, &self.only_a);
-            let outside_b = union(e, &self.only_b);
-            let n_a = (self.shared.len() + self.only_a.len()) as u32;
-            let n_b = (self.shared.len() + self.only_b.len()) as u32;
-            let mut changed = false;
-            if (inside | outside_a).count_ones() == n_a {
-                let locked = inside & !outside_a;
-                changed |= remove_from(e, &self.only_b, locked)?;
-            }
-            if (inside | outside_b).count_ones() == n_b {
-                let locked = inside & !outside_b;
-                changed |= remove_from(e, &self.only_a, locked)?;
-            }
+            let (to_b, to_a) = locked_values(
+                [
+                    union(e, &self.shared),
+                    union(e, &self.only_a),
+                    union(e, &self.only_b),
+                ],
+                self.shared.len() + self.only_a.len(),
+                self.shared.len() + self.only_b.len(),
+            );
+            let mut changed = remove_from(e, &self.only_b, to_b)?;
+            changed |= remove_from(e, &self.only_a, to_a)?;
             if !changed {
                 return Ok(());
             }
         }
     }
+}
+
+/// The rule itself, on groups A and B sharing the cells I: from the unions of the values
+/// of I, of A \ I and of B \ I, and the sizes of A and B, the values to take out of
+/// B \ I and out of A \ I. A group left with exactly as many values as cells uses every
+/// one of them, so a value it can hold only in I is placed in I, hence nowhere else in
+/// the other group. Only values still present on the other side are returned, so that a
+/// caller can skip the pass over its cells.
+#[inline]
+pub(crate) fn locked_values(
+    [inside, outside_a, outside_b]: [u64; 3],
+    len_a: usize,
+    len_b: usize,
+) -> (u64, u64) {
+    let confined = |outside: u64, other: u64, len: usize| {
+        let values = inside & !outside & other;
+        if values != 0 && (inside | outside).count_ones() as usize == len {
+            values
+        } else {
+            0
+        }
+    };
+    (
+        confined(outside_a, outside_b, len_a),
+        confined(outside_b, outside_a, len_b),
+    )
 }
 
 #[inline]

@@ -18,6 +18,7 @@ mod matching;
 mod not_equal;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::iter::repeat;
 
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
@@ -70,6 +71,20 @@ impl Constraint {
         }
     }
 
+    /// Adds to `rows[x]` the variables that `x` constrains directly through it: every
+    /// other variable, except in a family, where a cell's neighbours are the cells of its
+    /// groups (the family as a whole links every cell).
+    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+        if let Constraint::Family(family) = self {
+            family.add_neighbours(rows);
+            return;
+        }
+        let vars = self.vars();
+        for &a in &vars {
+            rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
+        }
+    }
+
     /// Which domain changes wake it.
     pub(crate) fn event(&self) -> Event {
         match self {
@@ -110,7 +125,7 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     // when a variable is fixed.
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
-        .filter(|c| covered_by_permutations(store, c.iter().map(|&i| &candidates[i].group)))
+        .filter(|c| covered_by_permutations(c.iter().map(|&i| &candidates[i].group)))
         .collect();
     let in_family: BTreeSet<usize> = components
         .iter()
@@ -188,7 +203,7 @@ fn family_candidates(model: &Model, store: &Store) -> Vec<Candidate> {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 let shifts = value_space_shifts(store, &vars, offsets);
                 let plain = offsets.iter().all(|&c| c == 0) && shifts.iter().all(|&s| s == 0);
-                let tight = value_space(store, &vars, &shifts).count_ones() as usize == vars.len();
+                let tight = is_permutation(store, &vars, shifts.iter().copied());
                 fits_one_word(store, &vars, &shifts).then_some(Candidate {
                     posted: p,
                     group: FamilyGroup {
@@ -204,21 +219,11 @@ fn family_candidates(model: &Model, store: &Store) -> Vec<Candidate> {
         .collect()
 }
 
-/// The union of the group's domains in its value space (`vars` one word each).
-fn value_space(store: &Store, vars: &[usize], shifts: &[u32]) -> u64 {
-    vars.iter().zip(shifts).fold(0u64, |acc, (&v, &s)| {
-        acc | store.first_word(v).checked_shl(s).unwrap_or(0)
-    })
-}
-
 /// True when every variable of `groups` is in one of them that is a permutation.
-fn covered_by_permutations<'a>(
-    store: &Store,
-    groups: impl Iterator<Item = &'a FamilyGroup> + Clone,
-) -> bool {
+fn covered_by_permutations<'a>(groups: impl Iterator<Item = &'a FamilyGroup> + Clone) -> bool {
     let covered: BTreeSet<usize> = groups
         .clone()
-        .filter(|g| g.shifts.iter().all(|&s| s == 0) && is_permutation(store, &g.vars))
+        .filter(|g| g.aligned() && g.tight)
         .flat_map(|g| g.vars.iter().copied())
         .collect();
     groups
@@ -282,7 +287,8 @@ fn overlapping_pairs<'a>(
             let same_base = store.layout(vars[0]).base == store.layout(groups[b][0]).base;
             if shared[b] >= 2
                 && same_base
-                && (is_permutation(store, vars) || is_permutation(store, groups[b]))
+                && (is_permutation(store, vars, repeat(0))
+                    || is_permutation(store, groups[b], repeat(0)))
             {
                 pairs.push((groups[a].as_slice(), groups[b].as_slice()));
             }
@@ -291,8 +297,11 @@ fn overlapping_pairs<'a>(
     pairs
 }
 
-/// True when the group's variables can take exactly as many values as there are variables.
-fn is_permutation(store: &Store, vars: &[usize]) -> bool {
-    let values = vars.iter().fold(0u64, |acc, &v| acc | store.first_word(v));
+/// True when the group's variables (one word each, each word moved up by its shift into
+/// the group's value space) can take exactly as many values as there are variables.
+fn is_permutation(store: &Store, vars: &[usize], shifts: impl IntoIterator<Item = u32>) -> bool {
+    let values = vars.iter().zip(shifts).fold(0u64, |acc, (&v, s)| {
+        acc | store.first_word(v).checked_shl(s).unwrap_or(0)
+    });
     values.count_ones() as usize == vars.len()
 }

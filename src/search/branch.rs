@@ -206,15 +206,7 @@ impl Neighbours {
     pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         for c in constraints {
-            if let Constraint::Family(family) = c {
-                // Neighbours through a group, not the whole family (which links every cell).
-                family.add_neighbours(&mut rows);
-                continue;
-            }
-            let vars = c.vars();
-            for &a in &vars {
-                rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
-            }
+            c.add_neighbours(&mut rows);
         }
         let mut start = Vec::with_capacity(num_vars + 1);
         let mut list = Vec::new();
