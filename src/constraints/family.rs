@@ -16,8 +16,8 @@
 //! the value?) are branch-free.
 
 use super::all_different::hidden_values;
-use super::is_single;
 use super::locked_values::locked_values;
+use super::{is_single, set_bits};
 use crate::propagate::{Conflict, Engine};
 
 /// The largest table of precomputed removals, in words (512 KiB).
@@ -275,7 +275,7 @@ impl Family {
         self.load(e, &mut work);
         loop {
             self.eliminate_fixed_values(&mut work)?;
-            if let Some(g) = first_set(work.dirty, self.num_groups()) {
+            if let Some(g) = first_set(work.dirty) {
                 work.dirty[g / 64] &= !(1 << (g % 64));
                 self.hidden_singles(g, &mut work)?;
                 continue;
@@ -284,11 +284,8 @@ impl Family {
                 break;
             }
         }
-        for (k, &bits) in work.changed.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let i = k * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+        for (k, &changed) in work.changed.iter().enumerate() {
+            for i in set_bits(changed).map(|b| k * 64 + b) {
                 e.set_word(self.vars[i], self.words[i] as usize, work.masks[i])?;
             }
         }
@@ -419,9 +416,8 @@ impl Family {
         if emptied {
             return Err(Conflict);
         }
-        while hit != 0 {
-            let p = peers[hit.trailing_zeros() as usize] as usize;
-            hit &= hit - 1;
+        for i in set_bits(hit) {
+            let p = peers[i] as usize;
             let kept = work.masks[p];
             self.narrow(p, kept, work);
         }
@@ -491,10 +487,7 @@ impl Family {
         work.sweeping.copy_from_slice(work.touched);
         work.touched.fill(0);
         for k in 0..self.pair_words {
-            let mut bits = work.sweeping[k];
-            while bits != 0 {
-                let p = k * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
                 changed |= self.locked_values(p, work)?;
             }
         }
@@ -571,18 +564,9 @@ impl Work<'_> {
     }
 }
 
-/// The lowest set bit among the first `groups` bits (the caller clears it).
+/// The lowest set bit of a bitset (the caller clears it).
 #[inline]
-fn first_set(dirty: &[u64], groups: usize) -> Option<usize> {
-    for (k, &w) in dirty.iter().enumerate() {
-        let w = if (k + 1) * 64 > groups {
-            w & (u64::MAX >> ((k + 1) * 64 - groups))
-        } else {
-            w
-        };
-        if w != 0 {
-            return Some(k * 64 + w.trailing_zeros() as usize);
-        }
-    }
-    None
+fn first_set(bits: &[u64]) -> Option<usize> {
+    let (k, &w) = bits.iter().enumerate().find(|(_, &w)| w != 0)?;
+    Some(k * 64 + w.trailing_zeros() as usize)
 }

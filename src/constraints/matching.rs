@@ -9,6 +9,7 @@
 //! when a free value or `m(x)` is reachable from `v`. With at most 64 values the reachability
 //! is a bitset transitive closure of 64 words on the stack.
 
+use super::set_bits;
 use crate::propagate::Conflict;
 
 const NONE: u8 = u8::MAX;
@@ -52,10 +53,7 @@ pub(crate) fn prune_to_domain_consistency(masks: &mut [u64]) -> Result<bool, Con
     for (x, m) in masks.iter_mut().enumerate() {
         let own = matched[x];
         let mut keep = 1u64 << own;
-        let mut others = *m & !keep;
-        while others != 0 {
-            let v = others.trailing_zeros() as usize;
-            others &= others - 1;
+        for v in set_bits(*m & !keep) {
             let from_v = reach[v] | (1 << v);
             if from_v & free != 0 || reach[v] >> own & 1 == 1 {
                 keep |= 1 << v;
@@ -77,11 +75,8 @@ fn augment(
     matched: &mut [u8; 64],
     visited: &mut u64,
 ) -> bool {
-    let mut candidates = masks[x] & !*visited;
     // A value nobody owns yet ends the path at once; try those first.
-    while candidates != 0 {
-        let u = candidates.trailing_zeros() as usize;
-        candidates &= candidates - 1;
+    for u in set_bits(masks[x] & !*visited) {
         if owner[u] == NONE {
             owner[u] = x as u8;
             matched[x] = u as u8;
@@ -89,10 +84,7 @@ fn augment(
             return true;
         }
     }
-    let mut candidates = masks[x] & !*visited;
-    while candidates != 0 {
-        let u = candidates.trailing_zeros() as usize;
-        candidates &= candidates - 1;
+    for u in set_bits(masks[x] & !*visited) {
         *visited |= 1 << u;
         let y = owner[u] as usize;
         if augment(y, masks, owner, matched, visited) {
