@@ -310,9 +310,8 @@ impl Engine {
     /// Removes `value` from `var`.
     pub(crate) fn remove(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         if let Some((k, bit)) = self.store.bit_of(var, value) {
-            if let Some(index) = self.one_word(var) {
-                let word = self.store.word_at(index);
-                return self.set_word(var, index, word & !bit);
+            if self.is_narrow(var) {
+                return self.remove_mask(var, bit);
             }
             if self.narrow_word_quietly(var, k, !bit) {
                 return self.changed(var);
@@ -321,26 +320,22 @@ impl Engine {
         Ok(())
     }
 
-    /// The flat index of `var`'s word when its domain is one word.
+    /// True when the domain of `var` is one word.
     #[inline]
-    fn one_word(&self, var: usize) -> Option<usize> {
-        let layout = self.store.layout(var);
-        (layout.len == 1).then_some(layout.start as usize)
+    fn is_narrow(&self, var: usize) -> bool {
+        self.store.layout(var).len == 1
     }
 
     /// Removes the values of `mask` from the one-word domain of `var`.
     pub(crate) fn remove_mask(&mut self, var: usize, mask: u64) -> Result<(), Conflict> {
-        let index = self.store.layout(var).start as usize;
-        let word = self.store.word_at(index);
-        self.set_word(var, index, word & !mask)
+        self.set_narrow(var, self.store.first_word(var) & !mask)
     }
 
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
-        if let Some(index) = self.one_word(var) {
-            let word = self.store.word_at(index);
-            return self.set_word(var, index, word & bit);
+        if self.is_narrow(var) {
+            return self.set_narrow(var, self.store.first_word(var) & bit);
         }
         let mut changed = false;
         for j in 0..self.store.layout(var).len as usize {
