@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::constraints::Constraint;
+use crate::constraints::{is_single, Constraint};
 use crate::store::Store;
 
 /// A domain became empty: the current search node has no solution.
@@ -276,7 +276,7 @@ impl Engine {
         }
         let old = self.store.write_at(index, new);
         if old != new && self.watchers.sole[var] != self.current {
-            self.wake(var, new & (new - 1) == 0);
+            self.wake(var, is_single(new));
         }
         Ok(())
     }

@@ -11,7 +11,7 @@ use super::limits::{Budget, Limits};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::stats::Statistics;
 use super::strategy::{ValueOrder, ValueSymmetry, VariableOrder};
-use crate::constraints::Constraint;
+use crate::constraints::{is_single, Constraint};
 use crate::model::Model;
 use crate::propagate::Engine;
 use crate::store::Store;
@@ -97,8 +97,8 @@ pub struct Solver {
 }
 
 impl Solver {
-    /// A solver for `model` with the default strategy (MRV with degree tie-break, ascending
-    /// values) and no limits.
+    /// A solver for `model` with the default strategy (MRV with ties to the most unfixed
+    /// neighbours, ascending values) and no limits.
     pub fn new(model: &Model) -> Self {
         let compiled = model.compiled();
         let store = Store::new(model.domains());
@@ -481,7 +481,7 @@ impl Solver {
         }
         let used = (0..store.num_vars())
             .map(|v| store.first_word(v))
-            .filter(|w| w & (w.wrapping_sub(1)) == 0)
+            .filter(|&w| is_single(w))
             .fold(0u64, |acc, w| acc | w);
         let bit = store.bit_of(var, value).map_or(0, |(_, b)| b);
         if bit & used == 0 {
