@@ -1,4 +1,5 @@
-//! Experiment: node counts of the variable orders on carved 25×25 and 16×16 puzzles.
+//! Experiment: node counts of two variable orders on carved puzzles.
+//! `cargo run --release -p bitcsp-compare --bin orders -- [BOX_SIDE=5] [KEEP_PERCENT=50]`
 use bitcsp::sudoku::{self, Board, BoxShape};
 use bitcsp::{Solver, VariableOrder};
 
