@@ -138,21 +138,29 @@ proptest! {
 /// Inputs that once broke something, kept as regressions.
 #[test]
 fn known_troublemakers_are_handled() {
-    for text in [
-        "",
-        "\u{feff}",
-        "[",
-        "]",
-        "[[]]",
-        "[\"\"]",
-        "[\"1\"]",
-        "0",
-        "p edge 0 0",
-        "p edge 18446744073709551615 1",
-        "p edge 3 1\ne 1 2 3 4\n",
-        "abc",
-        "s 9",
+    // (input, read as a board by `Board::parse`, read as a DIMACS graph): the 1×1 board
+    // "0", a one-row LeetCode array and an empty graph are valid; the rest is rejected.
+    for (text, board, graph) in [
+        ("", false, false),
+        ("\u{feff}", false, false),
+        ("[", false, false),
+        ("]", false, false),
+        ("[[]]", false, false),
+        ("[\"\"]", false, false),
+        ("[\"1\"]", true, false),
+        ("0", true, false),
+        ("p edge 0 0", false, true),
+        ("p edge 18446744073709551615 1", false, false),
+        ("p edge 3 1\ne 1 2 3 4\n", false, true),
+        ("abc", false, false),
+        ("s 9", false, false),
     ] {
+        assert_eq!(Board::parse(text).is_ok(), board, "{text:?} as a board");
+        assert_eq!(
+            Graph::from_dimacs(text).is_ok(),
+            graph,
+            "{text:?} as a graph"
+        );
         exercise_text(text);
     }
 }
