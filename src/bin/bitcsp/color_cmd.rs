@@ -20,16 +20,10 @@ pub struct Settings {
     pub dot: Option<String>,
 }
 
-const FAILED: Outcome = Outcome {
-    failed: true,
-    limited: false,
-    interrupted: false,
-};
-
 /// Runs the command.
 pub fn run(settings: &Settings) -> Outcome {
     let Some(graph) = read_graph(&settings.file) else {
-        return FAILED;
+        return Outcome::FAILED;
     };
     let limits = Limits {
         time: settings.time_limit,
@@ -99,14 +93,14 @@ type Answer = (String, Option<Vec<usize>>, Outcome);
 fn decide(graph: &Graph, k: usize, limits: &Limits) -> Answer {
     match coloring::colour_with(graph, k, limits) {
         Ok(Decision::Colouring(c)) => (k.to_string(), Some(c), Outcome::default()),
-        Ok(Decision::Impossible) => ("unsatisfiable".into(), None, FAILED),
+        Ok(Decision::Impossible) => ("unsatisfiable".into(), None, Outcome::FAILED),
         Ok(Decision::Unknown(reason)) => {
             eprintln!("{reason}");
-            ("unknown".into(), None, stopped(reason))
+            ("unknown".into(), None, Outcome::stopped(reason))
         }
         Err(e) => {
             eprintln!("bitcsp color: {e}");
-            ("unknown".into(), None, FAILED)
+            ("unknown".into(), None, Outcome::FAILED)
         }
     }
 }
@@ -123,21 +117,13 @@ fn chromatic(graph: &Graph, limits: &Limits) -> Answer {
             (
                 format!("{} {}", r.lower, r.upper),
                 Some(r.colouring),
-                stopped(reason),
+                Outcome::stopped(reason),
             )
         }
         Err(e) => {
             eprintln!("bitcsp color: {e}");
-            ("unknown".into(), None, FAILED)
+            ("unknown".into(), None, Outcome::FAILED)
         }
-    }
-}
-
-fn stopped(reason: bitcsp::StopReason) -> Outcome {
-    Outcome {
-        limited: reason != bitcsp::StopReason::Cancelled,
-        interrupted: reason == bitcsp::StopReason::Cancelled,
-        ..Outcome::default()
     }
 }
 

@@ -4,6 +4,8 @@
 
 use std::process::ExitCode;
 
+use bitcsp::StopReason;
+
 /// What happened over a whole run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
@@ -16,6 +18,22 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// Some input was malformed, unsatisfiable or unreadable.
+    pub const FAILED: Outcome = Outcome {
+        failed: true,
+        limited: false,
+        interrupted: false,
+    };
+
+    /// A search stopped for `reason`: by a limit, or by Ctrl-C.
+    pub fn stopped(reason: StopReason) -> Outcome {
+        Outcome {
+            limited: reason != StopReason::Cancelled,
+            interrupted: reason == StopReason::Cancelled,
+            ..Outcome::default()
+        }
+    }
+
     /// Merges another puzzle's outcome into this one.
     pub fn merge(&mut self, other: Outcome) {
         self.failed |= other.failed;

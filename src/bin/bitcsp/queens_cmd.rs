@@ -54,10 +54,7 @@ pub fn run(settings: &Settings) -> Outcome {
         Ok(p) => p,
         Err(e) => {
             eprintln!("bitcsp queens: {e}");
-            return Outcome {
-                failed: true,
-                ..Outcome::default()
-            };
+            return Outcome::FAILED;
         }
     };
     match settings.mode {
@@ -69,11 +66,7 @@ pub fn run(settings: &Settings) -> Outcome {
 
 fn stopped(reason: StopReason) -> Outcome {
     eprintln!("{reason}");
-    Outcome {
-        limited: reason != StopReason::Cancelled,
-        interrupted: reason == StopReason::Cancelled,
-        ..Outcome::default()
-    }
+    Outcome::stopped(reason)
 }
 
 fn one(part: &queens::Part, settings: &Settings) -> Outcome {
@@ -87,10 +80,7 @@ fn one(part: &queens::Part, settings: &Settings) -> Outcome {
         }
         SolveResult::Unsatisfiable => {
             println!("unsatisfiable");
-            Outcome {
-                failed: true,
-                ..Outcome::default()
-            }
+            Outcome::FAILED
         }
         SolveResult::Stopped(reason) => {
             println!("unknown");
@@ -158,10 +148,7 @@ fn all(part: &queens::Part, limit: Option<u64>, settings: &Settings) -> Outcome 
         Some(reason) => stopped(reason),
         None if printed == 0 => {
             println!("unsatisfiable");
-            Outcome {
-                failed: true,
-                ..Outcome::default()
-            }
+            Outcome::FAILED
         }
         None => Outcome::default(),
     }

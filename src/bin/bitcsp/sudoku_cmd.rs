@@ -64,20 +64,14 @@ impl Report {
     fn failed(message: String) -> Self {
         Report {
             messages: vec![message],
-            outcome: Outcome {
-                failed: true,
-                ..Outcome::default()
-            },
+            outcome: Outcome::FAILED,
             ..Report::default()
         }
     }
 
     fn stopped(&mut self, reason: StopReason) {
         self.messages.push(reason.to_string());
-        match reason {
-            StopReason::Cancelled => self.outcome.interrupted = true,
-            StopReason::NodeLimit | StopReason::TimeLimit => self.outcome.limited = true,
-        }
+        self.outcome.merge(Outcome::stopped(reason));
     }
 }
 
@@ -88,10 +82,7 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
         Ok(p) => p,
         Err(e) => {
             eprintln!("bitcsp: {e}");
-            return Outcome {
-                failed: true,
-                ..Outcome::default()
-            };
+            return Outcome::FAILED;
         }
     };
     let cancel = interrupt::flag();
