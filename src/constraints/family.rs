@@ -404,21 +404,20 @@ impl Family {
         values: impl Fn(usize) -> u64,
     ) -> Result<(), Conflict> {
         let mut hit = 0u64;
-        let mut emptied = false;
         for (i, &p) in peers.iter().enumerate() {
             let slot = &mut work.masks[p as usize];
             let m = *slot;
             let kept = m & !values(i);
             *slot = kept;
             hit |= u64::from(kept != m) << i;
-            emptied |= kept == 0;
         }
-        if emptied {
-            return Err(Conflict);
-        }
+        // Only a peer that lost a value can have emptied.
         for i in set_bits(hit) {
             let p = peers[i] as usize;
             let kept = work.masks[p];
+            if kept == 0 {
+                return Err(Conflict);
+            }
             self.narrow(p, kept, work);
         }
         Ok(())
