@@ -4,7 +4,10 @@
 //!
 //! Every row times both sides in the same run, alternating rounds, one thread, parsing
 //! excluded (boards are parsed before the clock starts). Times are CPU time of this thread;
-//! the table gives the median of the rounds.
+//! the table gives the median of the rounds. The ratio is the median of the rounds' own
+//! ratios (each round times both sides back to back), with their range: on a shared
+//! machine whose speed changes over seconds, a ratio of two separate medians can pair a
+//! fast phase with a slow one.
 
 use std::time::Duration;
 
@@ -17,6 +20,8 @@ struct Row {
     work: String,
     ours: Duration,
     peer: Option<Duration>,
+    /// The median, lowest and highest of the per-round ratios.
+    ratios: Option<(f64, f64, f64)>,
     peer_note: String,
     unit: String,
 }
@@ -24,6 +29,17 @@ struct Row {
 fn median(mut xs: Vec<Duration>) -> Duration {
     xs.sort();
     xs[xs.len() / 2]
+}
+
+/// Median, lowest and highest of the rounds' ratios `ours[i] / peer[i]`.
+fn paired_ratios(ours: &[Duration], peer: &[Duration]) -> (f64, f64, f64) {
+    let mut r: Vec<f64> = ours
+        .iter()
+        .zip(peer)
+        .map(|(a, b)| a.as_secs_f64() / b.as_secs_f64().max(1e-12))
+        .collect();
+    r.sort_by(f64::total_cmp);
+    (r[r.len() / 2], r[0], r[r.len() - 1])
 }
 
 /// Times `f` once in CPU time of this thread.
@@ -101,6 +117,7 @@ fn sudoku_rows(data: &str, rounds: usize, max: usize, rows: &mut Vec<Row>) {
             };
             rows.push(Row {
                 work: format!("Sudoku {what}, {label} ({n} puzzles)"),
+                ratios: Some(paired_ratios(&a, &b)),
                 ours: median(a),
                 peer: Some(median(b)),
                 peer_note: "crate `sudoku` 0.8".into(),
@@ -149,6 +166,7 @@ fn queens_rows(rounds: usize, sizes: &[usize], rows: &mut Vec<Row>) {
         }
         rows.push(Row {
             work: format!("N-Queens count all, n = {n}"),
+            ratios: Some(paired_ratios(&a, &b)),
             ours: median(a),
             peer: Some(median(b)),
             peer_note: "bitboard counter (in harness)".into(),
@@ -201,6 +219,7 @@ fn coloring_rows(data: &str, rows: &mut Vec<Row>) {
         ),
         ours: total,
         peer: None,
+        ratios: None,
         peer_note: "Trick's DSATUR: 30 proved in 0.9 s total (issue figure, not in harness)".into(),
         unit: "total".into(),
     });
@@ -208,6 +227,7 @@ fn coloring_rows(data: &str, rows: &mut Vec<Row>) {
         work: format!("The three DSATUR fails: {}", hard.join("; ")),
         ours: Duration::ZERO,
         peer: None,
+        ratios: None,
         peer_note: "DSATUR fails all three in 60 s; gc-cdcl 65 s / 13 s / 1.3 s".into(),
         unit: "-".into(),
     });
@@ -247,23 +267,24 @@ fn main() {
         coloring_rows(&coloring_data, &mut rows);
     }
 
-    println!("| work | bitcsp median | peer median | ratio (bitcsp / peer) | peer |");
-    println!("| --- | --- | --- | --- | --- |");
+    println!(
+        "| work | bitcsp median | peer median | ratio (bitcsp / peer, median of rounds) | range over rounds | peer |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
     for r in rows {
-        let (peer, ratio) = match r.peer {
-            Some(p) => (
-                format!("{} {}", fmt(p), r.unit),
-                format!("{:.2}×", r.ours.as_secs_f64() / p.as_secs_f64().max(1e-12)),
-            ),
-            None => ("-".into(), "-".into()),
-        };
+        let peer = r
+            .peer
+            .map_or("-".into(), |p| format!("{} {}", fmt(p), r.unit));
+        let (ratio, range) = r.ratios.map_or(("-".into(), "-".into()), |(m, lo, hi)| {
+            (format!("{m:.2}×"), format!("{lo:.2}–{hi:.2}×"))
+        });
         let ours = if r.unit == "-" {
             "-".to_string()
         } else {
             format!("{} {}", fmt(r.ours), r.unit)
         };
         println!(
-            "| {} | {ours} | {peer} | {ratio} | {} |",
+            "| {} | {ours} | {peer} | {ratio} | {range} | {} |",
             r.work, r.peer_note
         );
     }
