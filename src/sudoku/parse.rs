@@ -73,8 +73,10 @@ impl Board {
     pub fn from_line_with_shape(line: &str, shape: Option<BoxShape>) -> Result<Self, ParseError> {
         let (line_no, text) = first_content_line(line);
         let lead = text.chars().take_while(|c| c.is_whitespace()).count();
-        let mut cells = Vec::new();
-        for (i, ch) in text.trim().chars().enumerate() {
+        let body = text.trim();
+        // One allocation: a cell is at most one byte of the line.
+        let mut cells = Vec::with_capacity(body.len());
+        for (i, ch) in body.chars().enumerate() {
             let column = lead + i + 1;
             let digit = digit_of(ch).ok_or(ParseError::InvalidCharacter {
                 line: line_no,
