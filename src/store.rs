@@ -41,7 +41,11 @@ impl Store {
                 len: d.words().len() as u32,
                 base: d.base(),
             });
-            words.extend_from_slice(d.words());
+            // Most domains are one word: a push, where `extend_from_slice` calls `memcpy`.
+            match d.words() {
+                &[w] => words.push(w),
+                several => words.extend_from_slice(several),
+            }
         }
         let uniform = layout
             .iter()
