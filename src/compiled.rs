@@ -17,6 +17,8 @@ pub(crate) struct Compiled {
     pub(crate) watchers: Arc<Watchers>,
     pub(crate) info: Arc<VarInfo>,
     pub(crate) scratch_words: usize,
+    /// Words the propagators keep in the store beyond the domains.
+    pub(crate) aux_words: usize,
 }
 
 impl Compiled {
@@ -24,6 +26,7 @@ impl Compiled {
         let store = Store::new(model.domains());
         let constraints: Arc<[Constraint]> = compile(model, &store).into();
         Compiled {
+            aux_words: constraints.iter().map(Constraint::aux_words).sum(),
             watchers: Arc::new(Watchers::new(store.num_vars(), &constraints)),
             info: Arc::new(VarInfo::new(model, &constraints)),
             scratch_words: constraints

@@ -32,7 +32,13 @@ pub(crate) struct Store {
 impl Store {
     /// A store holding `domains`, at level 0.
     pub(crate) fn new(domains: &[Domain]) -> Self {
-        let total = domains.iter().map(|d| d.words().len()).sum();
+        Self::with_aux(domains, 0)
+    }
+
+    /// A store holding `domains` followed by `aux` words that belong to no variable
+    /// (propagators' own state, undone with the domains; initially 0), at level 0.
+    pub(crate) fn with_aux(domains: &[Domain], aux: usize) -> Self {
+        let total = domains.iter().map(|d| d.words().len()).sum::<usize>() + aux;
         let mut words = Vec::with_capacity(total);
         let mut layout = Vec::with_capacity(domains.len());
         for d in domains {
@@ -47,6 +53,7 @@ impl Store {
                 several => words.extend_from_slice(several),
             }
         }
+        words.resize(words.len() + aux, 0);
         let uniform = layout
             .iter()
             .all(|l| l.len == 1 && l.base == layout[0].base);
@@ -68,6 +75,11 @@ impl Store {
         // Every word counts as written once, so that a propagator's first run sees it all.
         self.modified.iter_mut().for_each(|m| *m = 1);
         self.clock = 1;
+    }
+
+    /// The number of words, variables' and auxiliary.
+    pub(crate) fn len(&self) -> usize {
+        self.words.len()
     }
 
     /// A counter that grows with every write.

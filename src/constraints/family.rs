@@ -85,13 +85,43 @@ pub(crate) struct Family {
     aligned: bool,
     /// The store index of the first cell's word when the cells' words are consecutive.
     first_word: Option<u32>,
+    /// The value-major view of an aligned family, if it has one.
+    view: Option<ValueView>,
 }
+
+/// Where each value can still go, as a bitset of cells per value, kept in the store
+/// beside the domains (so that undo restores it with them) for aligned families. A fixed
+/// value then leaves all of a cell's peers with one AND per word of cells, and only the
+/// peers that held it are visited; the per-cell domains stay the primary state, and the
+/// view is brought up to date for every cell written by others since the last run.
+#[derive(Clone, Debug)]
+struct ValueView {
+    /// Words per bitset of cells.
+    cell_words: usize,
+    /// Values, so the view is `values * cell_words` words.
+    values: usize,
+    /// Store index of the view's first word.
+    start: u32,
+    /// Each cell's peers as a bitset of cells.
+    peer_bits: Vec<u64>,
+}
+
+/// The most cells for which a family keeps a value-major view (its peer bitsets take
+/// `cells² / 64` words).
+const MAX_VIEW_CELLS: usize = 1024;
 
 impl Family {
     /// The family of `groups`, whose variables' words sit at `word_of(var)`.
     /// `width` bounds the bits of the variables' domains (bit `width - 1` is the highest
     /// that can be set).
-    pub(crate) fn new(groups: &[FamilyGroup], width: u32, word_of: impl Fn(usize) -> u32) -> Self {
+    /// The family keeps its value-major view, if any, in the store from index `aux_start`
+    /// on (see [`Family::aux_words`]).
+    pub(crate) fn new(
+        groups: &[FamilyGroup],
+        width: u32,
+        word_of: impl Fn(usize) -> u32,
+        aux_start: u32,
+    ) -> Self {
         let mut vars: Vec<usize> = groups.iter().flat_map(|g| g.vars.iter().copied()).collect();
         vars.sort_unstable();
         vars.dedup();
@@ -199,7 +229,24 @@ impl Family {
         } else {
             Vec::new()
         };
+        let view = (aligned && vars.len() <= MAX_VIEW_CELLS && width <= 64).then(|| {
+            let cell_words = vars.len().div_ceil(64);
+            let mut peer_bits = vec![0u64; vars.len() * cell_words];
+            for cell in 0..vars.len() {
+                let range = peer_start[cell] as usize..peer_start[cell + 1] as usize;
+                for &p in &peers[range] {
+                    peer_bits[cell * cell_words + p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+            ValueView {
+                cell_words,
+                values: width as usize,
+                start: aux_start,
+                peer_bits,
+            }
+        });
         Family {
+            view,
             removals,
             first_word: words.first().copied().filter(|_| consecutive),
             words,
@@ -242,11 +289,19 @@ impl Family {
         self.group_start.len() - 1
     }
 
+    /// Words kept in the store: the value-major view.
+    pub(crate) fn aux_words(&self) -> usize {
+        self.view
+            .as_ref()
+            .map_or(0, |view| view.values * view.cell_words)
+    }
+
     /// One word per variable for the domains and one for the stack of fixed cells, the
-    /// changed-cell bitset, the dirty group bitset and the touched and sweeping pair
-    /// bitsets.
+    /// value-major view, the changed-cell bitset, the dirty group bitset and the touched
+    /// and sweeping pair bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
         2 * self.vars.len()
+            + self.aux_words()
             + self.vars.len().div_ceil(64)
             + self.num_groups().div_ceil(64)
             + 2 * self.pair_words
@@ -257,12 +312,14 @@ impl Family {
         let bits = self.num_groups().div_ceil(64);
         let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(n);
         let (stack, rest) = rest.split_at_mut(n);
+        let (places, rest) = rest.split_at_mut(self.aux_words());
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
         let (touched, sweeping) = rest.split_at_mut(self.pair_words);
         let mut work = Work {
             masks,
             stack,
+            places,
             pending: 0,
             changed,
             dirty,
@@ -289,6 +346,19 @@ impl Family {
                 e.set_word(self.vars[i], self.words[i] as usize, work.masks[i])?;
             }
         }
+        if let Some(view) = &self.view {
+            debug_assert!(
+                view.agrees_with(work.masks, work.places),
+                "the value-major view must be the transpose of the domains"
+            );
+            // Nobody watches the view: plain writes, saved for undo.
+            for (j, &w) in work.places.iter().enumerate() {
+                let index = view.start as usize + j;
+                if e.store.word_at(index) != w {
+                    e.store.write_at(index, w);
+                }
+            }
+        }
         Ok(())
     }
 
@@ -296,6 +366,10 @@ impl Family {
     /// since the last run: their groups need another look, and their value if fixed.
     fn load(&self, e: &Engine, work: &mut Work<'_>) {
         let since = e.last_run();
+        if let Some(view) = &self.view {
+            let (words, _) = e.store.span(view.start as usize, work.places.len());
+            work.places.copy_from_slice(words);
+        }
         if let Some(first) = self.first_word {
             // The family's words lie side by side in the store (Sudoku, N-Queens): one copy.
             let (words, modified) = e.store.span(first as usize, work.masks.len());
@@ -317,6 +391,9 @@ impl Family {
 
     #[inline]
     fn look_again(&self, cell: usize, work: &mut Work<'_>) {
+        if let Some(view) = &self.view {
+            view.refresh(cell, work.masks[cell], work.places);
+        }
         self.mark(cell, work);
         if is_single(work.masks[cell]) {
             work.push(cell);
@@ -365,6 +442,10 @@ impl Family {
     /// shares a group with it.
     fn eliminate_fixed_values(&self, work: &mut Work<'_>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
+            if let Some(view) = &self.view {
+                self.take_from_holders(view, cell, work)?;
+                continue;
+            }
             let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
             if self.aligned {
                 // Every peer sees the value at the same bit: no shifting.
@@ -391,6 +472,43 @@ impl Family {
             }
         }
         Ok(())
+    }
+
+    /// Removes the value of fixed `cell` from the peers that still hold it, found through
+    /// the value-major view.
+    #[inline(always)]
+    fn take_from_holders(
+        &self,
+        view: &ValueView,
+        cell: usize,
+        work: &mut Work<'_>,
+    ) -> Result<(), Conflict> {
+        let value = work.masks[cell];
+        let places = value.trailing_zeros() as usize * view.cell_words;
+        let peers = &view.peer_bits[cell * view.cell_words..(cell + 1) * view.cell_words];
+        for (k, &peer_bits) in peers.iter().enumerate() {
+            let slot = &mut work.places[places + k];
+            let holders = *slot & peer_bits;
+            *slot &= !peer_bits;
+            for p in set_bits(holders).map(|b| k * 64 + b) {
+                let kept = work.masks[p] & !value;
+                if kept == 0 {
+                    return Err(Conflict);
+                }
+                self.narrow(p, kept, work);
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes `removed` values of `cell` out of the value-major view, if there is one.
+    #[inline(always)]
+    fn forget(&self, cell: usize, removed: u64, work: &mut Work<'_>) {
+        if let Some(view) = &self.view {
+            for v in set_bits(removed) {
+                work.places[v * view.cell_words + cell / 64] &= !(1 << (cell % 64));
+            }
+        }
     }
 
     /// Removes `values(i)` from the `i`-th of (at most 64) `peers`. Whether a peer still
@@ -434,6 +552,7 @@ impl Family {
         if kept == 0 {
             return Err(Conflict);
         }
+        self.forget(cell, m & values, work);
         self.narrow(cell, kept, work);
         Ok(true)
     }
@@ -469,6 +588,7 @@ impl Family {
             if !is_single(h) {
                 return Err(Conflict);
             }
+            self.forget(c as usize, m & !(h >> s), work);
             self.narrow(c as usize, h >> s, work);
         }
         Ok(())
@@ -533,6 +653,9 @@ struct Work<'a> {
     /// Cells fixed but not yet removed from their peers; a cell becomes fixed at most once
     /// per run, so the stack never holds more than one entry per cell.
     stack: &'a mut [u64],
+    /// The working copy of the value-major view (empty without one): value `v`'s cells
+    /// are words `v * cell_words..`.
+    places: &'a mut [u64],
     pending: usize,
     /// Cells narrowed in this run, to write back.
     changed: &'a mut [u64],
@@ -568,4 +691,26 @@ impl Work<'_> {
 fn first_set(bits: &[u64]) -> Option<usize> {
     let (k, &w) = bits.iter().enumerate().find(|(_, &w)| w != 0)?;
     Some(k * 64 + w.trailing_zeros() as usize)
+}
+
+impl ValueView {
+    /// True when `places` holds exactly the cells whose `masks` hold each value.
+    fn agrees_with(&self, masks: &[u64], places: &[u64]) -> bool {
+        (0..self.values).all(|v| {
+            masks.iter().enumerate().all(|(cell, &m)| {
+                let placed = places[v * self.cell_words + cell / 64] >> (cell % 64) & 1 == 1;
+                placed == (m >> v & 1 == 1)
+            })
+        })
+    }
+
+    /// Rewrites `cell`'s bit in every value's bitset from its domain `mask`.
+    #[inline]
+    fn refresh(&self, cell: usize, mask: u64, places: &mut [u64]) {
+        let (k, bit) = (cell / 64, 1u64 << (cell % 64));
+        for v in 0..self.values {
+            let slot = &mut places[v * self.cell_words + k];
+            *slot = (*slot & !bit) | (u64::from(mask >> v & 1 == 1) * bit);
+        }
+    }
 }

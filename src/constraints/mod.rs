@@ -109,6 +109,14 @@ impl Constraint {
         matches!(self, Constraint::LockedValues(_))
     }
 
+    /// How many words of its own it keeps in the store, after the domains.
+    pub(crate) fn aux_words(&self) -> usize {
+        match self {
+            Constraint::Family(c) => c.aux_words(),
+            _ => 0,
+        }
+    }
+
     /// How many words of the engine's scratch space it needs.
     pub(crate) fn scratch_words(&self) -> usize {
         match self {
@@ -158,6 +166,8 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
             }
         })
         .collect();
+    // Propagators' own words follow the domains, in the order the propagators are built.
+    let mut aux_next = store.len() as u32;
     for members in &components {
         let groups: Vec<FamilyGroup> = members
             .iter()
@@ -169,11 +179,9 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
             .map(|&v| 64 - store.first_word(v).leading_zeros())
             .max()
             .unwrap_or(0);
-        compiled.push(Constraint::Family(Box::new(Family::new(
-            &groups,
-            width,
-            |v| store.layout(v).start,
-        ))));
+        let family = Family::new(&groups, width, |v| store.layout(v).start, aux_next);
+        aux_next += family.aux_words() as u32;
+        compiled.push(Constraint::Family(Box::new(family)));
     }
     let outside: Vec<&Vec<usize>> = candidates
         .iter()

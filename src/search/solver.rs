@@ -101,7 +101,7 @@ impl Solver {
     /// neighbours, ascending values) and no limits.
     pub fn new(model: &Model) -> Self {
         let compiled = model.compiled();
-        let store = Store::new(model.domains());
+        let store = Store::with_aux(model.domains(), compiled.aux_words);
         let constraints = Arc::clone(&compiled.constraints);
         let info = Arc::clone(&compiled.info);
         let engine = Engine::new(
