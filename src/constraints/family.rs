@@ -588,14 +588,23 @@ impl Family {
         let mut once = 0u64;
         let mut twice = 0u64;
         let mut unfixed = 0u32;
-        for (&c, &s) in cells.iter().zip(shifts) {
-            // Branch-free: whether a cell is fixed is a coin toss for the branch predictor.
-            let m = work.masks[c as usize];
+        // Branch-free: whether a cell is fixed is a coin toss for the branch predictor.
+        let mut count = |m: u64, s: u32| {
             let free = !is_single(m);
             let m = (m << s) & u64::from(free).wrapping_neg();
             twice |= once & m;
             once |= m;
             unfixed += u32::from(free);
+        };
+        if self.aligned {
+            // No shifts to load.
+            for &c in cells {
+                count(work.masks[c as usize], 0);
+            }
+        } else {
+            for (&c, &s) in cells.iter().zip(shifts) {
+                count(work.masks[c as usize], s);
+            }
         }
         let hidden = hidden_values(once, twice, unfixed)?;
         if hidden == 0 {
