@@ -87,6 +87,9 @@ pub(crate) struct Family {
     first_word: Option<u32>,
     /// The value-major view of an aligned family, if it has one.
     view: Option<ValueView>,
+    /// Every cell is a peer of every other and `removals` is laid out over all cells:
+    /// `removals[(bit * cells + cell) * cells + other]`.
+    dense: bool,
 }
 
 /// Where each value can still go, as a bitset of cells per value, kept in the store
@@ -222,13 +225,39 @@ impl Family {
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
-        let removals = if !aligned && peer_pattern.len() * width as usize <= MAX_REMOVALS {
+        let n = vars.len();
+        // Every cell a peer of every other (N-Queens: one group holds them all).
+        let dense = (0..n).all(|c| (peer_start[c + 1] - peer_start[c]) as usize + 1 == n);
+        let removals = if aligned {
+            Vec::new()
+        } else if dense && n * n * width as usize <= MAX_REMOVALS {
+            // Laid out over all cells, the cell itself included (nothing to remove), so
+            // that a fixed cell's row lines up with the cells' masks.
+            let pattern = |cell: usize, other: usize| {
+                let entry = other - usize::from(other > cell);
+                peer_pattern[peer_start[cell] as usize + entry]
+            };
+            (0..width as usize)
+                .flat_map(|bit| {
+                    (0..n).flat_map(move |cell| {
+                        (0..n).map(move |other| {
+                            if other == cell {
+                                0
+                            } else {
+                                ((pattern(cell, other) << bit) >> 64) as u64
+                            }
+                        })
+                    })
+                })
+                .collect()
+        } else if peer_pattern.len() * width as usize <= MAX_REMOVALS {
             (0..width)
                 .flat_map(|bit| peer_pattern.iter().map(move |&p| ((p << bit) >> 64) as u64))
                 .collect()
         } else {
             Vec::new()
         };
+        let dense = dense && !removals.is_empty() && removals.len() == n * n * width as usize;
         let view = (aligned && vars.len() <= MAX_VIEW_CELLS && width <= 64).then(|| {
             let cell_words = vars.len().div_ceil(64);
             let mut peer_bits = vec![0u64; vars.len() * cell_words];
@@ -246,6 +275,7 @@ impl Family {
             }
         });
         Family {
+            dense,
             view,
             removals,
             first_word: words.first().copied().filter(|_| consecutive),
@@ -456,6 +486,12 @@ impl Family {
                 continue;
             }
             let bit = work.masks[cell].trailing_zeros();
+            if self.dense {
+                let n = work.masks.len();
+                let start = (bit as usize * n + cell) * n;
+                self.take_from_all(&self.removals[start..start + n], work)?;
+                continue;
+            }
             if !self.removals.is_empty() {
                 let base = bit as usize * self.peers.len() + range.start;
                 let removals = &self.removals[base..base + range.len()];
@@ -531,6 +567,30 @@ impl Family {
                 work.places[v * view.cell_words + k] &= !(bit * (removed >> v & 1));
             }
         }
+    }
+
+    /// Removes `removals[j]` from cell `j`, for every cell: no peer indices to load, and
+    /// a loop over two aligned arrays.
+    #[inline(always)]
+    fn take_from_all(&self, removals: &[u64], work: &mut Work<'_>) -> Result<(), Conflict> {
+        for (k, removals) in removals.chunks(64).enumerate() {
+            let mut hit = 0u64;
+            let masks = &mut work.masks[k * 64..k * 64 + removals.len()];
+            for (j, (slot, &r)) in masks.iter_mut().zip(removals).enumerate() {
+                let m = *slot;
+                let kept = m & !r;
+                *slot = kept;
+                hit |= u64::from(kept != m) << j;
+            }
+            for j in set_bits(hit).map(|b| k * 64 + b) {
+                let kept = work.masks[j];
+                if kept == 0 {
+                    return Err(Conflict);
+                }
+                self.narrow(j, kept, work);
+            }
+        }
+        Ok(())
     }
 
     /// Removes `values(i)` from the `i`-th of (at most 64) `peers`. Whether a peer still
