@@ -86,9 +86,13 @@ fn select_by_size(
                 return select_by_size(n, size, info, VariableOrder::MrvDegree);
             };
             if let Some(bits) = &neighbours.bits {
-                let (unfixed, fewest) = unfixed_set(n, &size)?;
-                let unfixed = &unfixed[..bits.words];
-                return most_among(n, size, fewest, |v| bits.count_in(v, unfixed));
+                let words = bits.words;
+                let mut unfixed = [0u64; BITSET_WORDS];
+                let fewest = unfixed_set(n, &size, &mut unfixed[..words])?;
+                let mut tied = [0u64; BITSET_WORDS];
+                with_size(n, &size, fewest, &mut tied[..words]);
+                let unfixed = &unfixed[..words];
+                return most_among_set(&tied[..words], |v| bits.count_in(v, unfixed));
             }
             fewest_values_then_most(n, &size, |v| {
                 neighbours
@@ -151,20 +155,45 @@ fn most_among(
     best
 }
 
-/// The unfixed variables as a bitset (models of at most `MAX_BITSET_VARS` variables) and
-/// the fewest values among them; `None` when every variable is fixed.
+/// Writes the unfixed variables into the bitset `unfixed` (models of at most
+/// `MAX_BITSET_VARS` variables; its words start zeroed) and returns the fewest values
+/// among them; `None` when every variable is fixed. Without branches: whether a variable
+/// is fixed is a coin toss for the predictor.
 #[inline]
-fn unfixed_set(n: usize, size: impl Fn(usize) -> u32) -> Option<([u64; BITSET_WORDS], u32)> {
-    let mut unfixed = [0u64; BITSET_WORDS];
+fn unfixed_set(n: usize, size: impl Fn(usize) -> u32, unfixed: &mut [u64]) -> Option<u32> {
     let mut fewest = u32::MAX;
     for v in 0..n {
         let s = size(v);
-        if s > 1 {
-            unfixed[v / 64] |= 1 << (v % 64);
-            fewest = fewest.min(s);
+        let free = s > 1;
+        unfixed[v / 64] |= u64::from(free) << (v % 64);
+        fewest = fewest.min(if free { s } else { u32::MAX });
+    }
+    (fewest != u32::MAX).then_some(fewest)
+}
+
+/// Writes the variables with exactly `fewest` values into the bitset `tied` (zeroed).
+#[inline]
+fn with_size(n: usize, size: impl Fn(usize) -> u32, fewest: u32, tied: &mut [u64]) {
+    for v in 0..n {
+        tied[v / 64] |= u64::from(size(v) == fewest) << (v % 64);
+    }
+}
+
+/// Among the variables of the bitset `set`, the first with the largest `tie(v)`.
+#[inline]
+fn most_among_set(set: &[u64], tie: impl Fn(usize) -> u32) -> Option<usize> {
+    let mut best = None;
+    let mut best_tie = 0;
+    for (k, &w) in set.iter().enumerate() {
+        for v in crate::constraints::set_bits(w).map(|b| k * 64 + b) {
+            let t = tie(v);
+            if best.is_none() || t > best_tie {
+                best = Some(v);
+                best_tie = t;
+            }
         }
     }
-    (fewest != u32::MAX).then_some((unfixed, fewest))
+    best
 }
 
 /// Models up to this many variables also keep their neighbours as bitsets.
