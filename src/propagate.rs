@@ -131,20 +131,50 @@ pub(crate) struct Watchers {
     /// its own variables then wakes nobody, and the check costs one load instead of a
     /// walk over the watch lists.
     sole: Vec<u32>,
+    /// Parallel to `change`: the variable's index inside the watching constraint when
+    /// that constraint keeps a list of its changed variables (a family), else `UNTRACKED`.
+    change_local: Vec<u32>,
+    /// For each constraint, where its changed-variable bitset starts in `Engine::changes`
+    /// (compressed rows; empty for constraints that keep none).
+    changes_start: Vec<u32>,
+    /// For each constraint that keeps one, how many variables it tracks.
+    tracked: Vec<u32>,
 }
+
+/// `change_local` entry of a constraint that keeps no list of changed variables.
+const UNTRACKED: u32 = u32::MAX;
 
 impl Watchers {
     pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
         let mut change: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+        let mut change_local: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         let mut fix: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+        let mut tracked = Vec::with_capacity(constraints.len());
         for (c, constraint) in constraints.iter().enumerate() {
-            let lists = match constraint.event() {
-                Event::Change => &mut change,
-                Event::Fix => &mut fix,
-            };
-            for v in constraint.vars() {
-                lists[v].push(c as u32);
+            let keeps_changes = constraint.keeps_changes();
+            tracked.push(if keeps_changes {
+                constraint.vars().len() as u32
+            } else {
+                0
+            });
+            for (local, v) in constraint.vars().into_iter().enumerate() {
+                match constraint.event() {
+                    Event::Change => {
+                        change[v].push(c as u32);
+                        change_local[v].push(if keeps_changes {
+                            local as u32
+                        } else {
+                            UNTRACKED
+                        });
+                    }
+                    Event::Fix => fix[v].push(c as u32),
+                }
             }
+        }
+        let mut changes_start = vec![0u32];
+        for &t in &tracked {
+            let last = changes_start.last().copied().unwrap_or(0);
+            changes_start.push(last + t.div_ceil(64));
         }
         let sole = change
             .iter()
@@ -156,8 +186,12 @@ impl Watchers {
             })
             .collect();
         let (change_start, change) = compress(change);
+        let (_, change_local) = compress(change_local);
         let (fix_start, fix) = compress(fix);
         Watchers {
+            change_local,
+            changes_start,
+            tracked,
             sole,
             change_start,
             change,
@@ -191,8 +225,11 @@ pub(crate) struct Engine {
     scratch: Vec<u64>,
     /// Number of propagator runs since the last reset.
     pub(crate) propagations: u64,
-    /// The store clock at the end of each constraint's last successful run.
-    last_run: Vec<u64>,
+    /// For each constraint that keeps one (a family), the bitset of its variables changed
+    /// by others since it last ran; rows at `Watchers::changes_start`. A backtrack restores
+    /// domains to a state the constraint had already seen settled, so undo adds nothing;
+    /// a row may hold changes since undone, which only costs a second look.
+    changes: Vec<u64>,
 }
 
 impl Engine {
@@ -203,14 +240,35 @@ impl Engine {
         watchers: Arc<Watchers>,
         scratch: usize,
     ) -> Self {
-        Engine {
+        let mut engine = Engine {
             watchers,
             queue: Queue::new(constraints),
             store,
             current: NO_CONSTRAINT,
             scratch: vec![0; scratch],
             propagations: 0,
-            last_run: vec![0; constraints.len()],
+            changes: Vec::new(),
+        };
+        engine.changes =
+            vec![0; engine.watchers.changes_start.last().copied().unwrap_or(0) as usize];
+        engine.mark_all_changed();
+        engine
+    }
+
+    /// Every tracked variable counts as changed (nothing has been seen yet).
+    fn mark_all_changed(&mut self) {
+        let w = &self.watchers;
+        for (c, &t) in w.tracked.iter().enumerate() {
+            let row =
+                &mut self.changes[w.changes_start[c] as usize..w.changes_start[c + 1] as usize];
+            for (k, word) in row.iter_mut().enumerate() {
+                let bits = (t as usize).saturating_sub(k * 64).min(64);
+                *word = if bits == 64 {
+                    u64::MAX
+                } else {
+                    (1u64 << bits) - 1
+                };
+            }
         }
     }
 
@@ -222,17 +280,19 @@ impl Engine {
             self.queue.push(c as u32);
         }
         self.propagations = 0;
-        self.last_run.iter_mut().for_each(|t| *t = 0);
+        self.mark_all_changed();
     }
 
-    /// The store clock when the running constraint last finished a run (0: never). Words
-    /// modified later are the ones it has not seen. A backtrack restores words to a state the
-    /// constraint had already seen settled, so undo needs no stamp.
-    pub(crate) fn last_run(&self) -> u64 {
-        self.last_run
-            .get(self.current as usize)
-            .copied()
-            .unwrap_or(0)
+    /// The store, and the running constraint's bitset of variables changed by others since
+    /// it last ran (by position in its own variable list), which it clears as it reads.
+    pub(crate) fn store_and_changes(&mut self) -> (&Store, &mut [u64]) {
+        let c = self.current as usize;
+        let w = &self.watchers;
+        let range = match (w.changes_start.get(c), w.changes_start.get(c + 1)) {
+            (Some(&from), Some(&to)) => from as usize..to as usize,
+            _ => 0..0,
+        };
+        (&self.store, &mut self.changes[range])
     }
 
     /// Runs queued constraints until none is left (a fixed point) or one fails.
@@ -247,7 +307,6 @@ impl Engine {
                 result = Err(conflict);
                 break;
             }
-            self.last_run[c as usize] = self.store.clock();
         }
         self.current = NO_CONSTRAINT;
         self.scratch = scratch;
@@ -353,10 +412,15 @@ impl Engine {
     fn wake(&mut self, var: usize, fixed: bool) {
         let w = &self.watchers;
         let (from, to) = (w.change_start[var], w.change_start[var + 1]);
-        for i in from..to {
-            let c = self.watchers.change[i as usize];
+        for i in from as usize..to as usize {
+            let c = w.change[i];
             if c != self.current {
                 self.queue.push(c);
+                let local = w.change_local[i];
+                if local != UNTRACKED {
+                    let at = w.changes_start[c as usize] as usize + local as usize / 64;
+                    self.changes[at] |= 1 << (local % 64);
+                }
             }
         }
         if fixed {

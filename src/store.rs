@@ -22,9 +22,6 @@ pub(crate) struct Store {
     initial: Vec<u64>,
     layout: Vec<Layout>,
     trail: Trail,
-    /// When each word was last written, on [`Store::clock`]; undo does not count.
-    modified: Vec<u64>,
-    clock: u64,
     /// Every variable has one word and all share one base.
     uniform: bool,
 }
@@ -60,8 +57,6 @@ impl Store {
         Store {
             uniform,
             trail: Trail::new(words.len()),
-            modified: vec![1; words.len()],
-            clock: 1,
             initial: words.clone(),
             words,
             layout,
@@ -72,26 +67,11 @@ impl Store {
     pub(crate) fn reset(&mut self) {
         self.words.copy_from_slice(&self.initial);
         self.trail.clear();
-        // Every word counts as written once, so that a propagator's first run sees it all.
-        self.modified.iter_mut().for_each(|m| *m = 1);
-        self.clock = 1;
     }
 
     /// The number of words, variables' and auxiliary.
     pub(crate) fn len(&self) -> usize {
         self.words.len()
-    }
-
-    /// A counter that grows with every write.
-    #[inline]
-    pub(crate) fn clock(&self) -> u64 {
-        self.clock
-    }
-
-    /// The clock of the last write of the word at flat `index` (1 before any write).
-    #[inline]
-    pub(crate) fn modified_at(&self, index: usize) -> u64 {
-        self.modified[index]
     }
 
     /// True when every variable has a one-word domain and all share one base, so that a
@@ -163,11 +143,10 @@ impl Store {
         Some(((offset / 64) as usize, 1u64 << (offset % 64)))
     }
 
-    /// The `len` words from flat `index` on, and when each was last written.
+    /// The `len` words from flat `index` on.
     #[inline]
-    pub(crate) fn span(&self, index: usize, len: usize) -> (&[u64], &[u64]) {
-        let range = index..index + len;
-        (&self.words[range.clone()], &self.modified[range])
+    pub(crate) fn words_from(&self, index: usize, len: usize) -> &[u64] {
+        &self.words[index..index + len]
     }
 
     /// The word at `index` of the flat array.
@@ -184,8 +163,6 @@ impl Store {
         if old != new {
             self.trail.save(index, old);
             self.words[index] = new;
-            self.clock += 1;
-            self.modified[index] = self.clock;
         }
         old
     }

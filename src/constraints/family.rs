@@ -392,30 +392,29 @@ impl Family {
         Ok(())
     }
 
-    /// Copies the domains into the working masks and takes note of the variables written
-    /// since the last run: their groups need another look, and their value if fixed.
-    fn load(&self, e: &Engine, work: &mut Work<'_>) {
-        let since = e.last_run();
+    /// Copies the domains into the working masks and takes note of the variables others
+    /// wrote since the last run: their groups need another look, and their value if fixed.
+    fn load(&self, e: &mut Engine, work: &mut Work<'_>) {
+        let (store, changes) = e.store_and_changes();
         if let Some(view) = &self.view {
-            let (words, _) = e.store.span(view.start as usize, work.places.len());
-            work.places.copy_from_slice(words);
+            let start = view.start as usize;
+            work.places
+                .copy_from_slice(store.words_from(start, work.places.len()));
         }
         if let Some(first) = self.first_word {
             // The family's words lie side by side in the store (Sudoku, N-Queens): one copy.
-            let (words, modified) = e.store.span(first as usize, work.masks.len());
-            work.masks.copy_from_slice(words);
-            for (i, &stamp) in modified.iter().enumerate() {
-                if stamp > since {
-                    self.look_again(i, work);
-                }
+            work.masks
+                .copy_from_slice(store.words_from(first as usize, work.masks.len()));
+        } else {
+            for (mask, &w) in work.masks.iter_mut().zip(&self.words) {
+                *mask = store.word_at(w as usize);
             }
-            return;
         }
-        for (i, &w) in self.words.iter().enumerate() {
-            work.masks[i] = e.store.word_at(w as usize);
-            if e.store.modified_at(w as usize) > since {
+        for (k, word) in changes.iter_mut().enumerate() {
+            for i in set_bits(*word).map(|b| k * 64 + b) {
                 self.look_again(i, work);
             }
+            *word = 0;
         }
     }
 

@@ -109,6 +109,12 @@ impl Constraint {
         matches!(self, Constraint::LockedValues(_))
     }
 
+    /// Whether it reads which of its variables others changed since it last ran
+    /// ([`Engine::store_and_changes`]) instead of looking at all of them.
+    pub(crate) fn keeps_changes(&self) -> bool {
+        matches!(self, Constraint::Family(_))
+    }
+
     /// How many words of its own it keeps in the store, after the domains.
     pub(crate) fn aux_words(&self) -> usize {
         match self {
