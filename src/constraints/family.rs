@@ -410,6 +410,26 @@ impl Family {
                 *mask = store.word_at(w as usize);
             }
         }
+        let everything = |changes: &[u64]| {
+            changes
+                .iter()
+                .map(|w| w.count_ones() as usize)
+                .sum::<usize>()
+                == work.masks.len()
+        };
+        if let Some(view) = self.view.as_ref().filter(|_| everything(changes)) {
+            // Every cell changed (the first run of a search): build the view from the
+            // domains' set bits rather than rewrite every cell's bit of every value.
+            view.rebuild(work.masks, work.places);
+            for i in 0..work.masks.len() {
+                self.mark(i, work);
+                if is_single(work.masks[i]) {
+                    work.push(i);
+                }
+            }
+            changes.fill(0);
+            return;
+        }
         for (k, word) in changes.iter_mut().enumerate() {
             for i in set_bits(*word).map(|b| k * 64 + b) {
                 self.look_again(i, work);
@@ -792,6 +812,17 @@ impl ValueView {
                 placed == (m >> v & 1 == 1)
             })
         })
+    }
+
+    /// The view of the domains `masks`, from scratch.
+    fn rebuild(&self, masks: &[u64], places: &mut [u64]) {
+        places.fill(0);
+        for (cell, &m) in masks.iter().enumerate() {
+            let (k, bit) = (cell / 64, 1u64 << (cell % 64));
+            for v in set_bits(m & (u64::MAX >> (64 - self.values))) {
+                places[v * self.cell_words + k] |= bit;
+            }
+        }
     }
 
     /// Rewrites `cell`'s bit in every value's bitset from its domain `mask`.
