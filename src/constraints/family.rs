@@ -733,11 +733,14 @@ impl Family {
             cells(only_a, only_b),
             cells(only_b, end),
         );
-        let (to_b, to_a) = locked_values(
-            [work.union(shared), work.union(a), work.union(b)],
-            shared.len() + a.len(),
-            shared.len() + b.len(),
-        );
+        let unions = match (shared.len(), a.len(), b.len()) {
+            // The intersections of boxes and lines on a 9×9 board (other boards go through
+            // the loops): unions over arrays of known length unroll, with no loop whose
+            // end the predictor must guess.
+            (3, 6, 6) => unions_of::<3, 6>(shared, a, b, work.masks),
+            _ => [work.union(shared), work.union(a), work.union(b)],
+        };
+        let (to_b, to_a) = locked_values(unions, shared.len() + a.len(), shared.len() + b.len());
         let mut changed = false;
         if to_b != 0 {
             changed |= self.remove(to_b, b, work)?;
@@ -833,5 +836,25 @@ impl ValueView {
             let slot = &mut places[v * self.cell_words + k];
             *slot = (*slot & !bit) | (u64::from(mask >> v & 1 == 1) * bit);
         }
+    }
+}
+
+/// The unions of the masks of `shared` (`I` cells) and of the two outside parts (`O`
+/// cells each), for parts of those lengths.
+#[inline(always)]
+fn unions_of<const I: usize, const O: usize>(
+    shared: &[u32],
+    a: &[u32],
+    b: &[u32],
+    masks: &[u64],
+) -> [u64; 3] {
+    let union = |cells: &[u32]| cells.iter().fold(0, |acc, &c| acc | masks[c as usize]);
+    match (
+        <&[u32; I]>::try_from(shared),
+        <&[u32; O]>::try_from(a),
+        <&[u32; O]>::try_from(b),
+    ) {
+        (Ok(shared), Ok(a), Ok(b)) => [union(shared), union(a), union(b)],
+        _ => [union(shared), union(a), union(b)],
     }
 }
