@@ -152,13 +152,11 @@ impl Watchers {
         let mut tracked = Vec::with_capacity(constraints.len());
         for (c, constraint) in constraints.iter().enumerate() {
             let keeps_changes = constraint.keeps_changes();
-            tracked.push(if keeps_changes {
-                constraint.vars().len() as u32
-            } else {
-                0
-            });
-            for (local, v) in constraint.vars().into_iter().enumerate() {
-                match constraint.event() {
+            let vars = constraint.vars();
+            tracked.push(if keeps_changes { vars.len() as u32 } else { 0 });
+            let event = constraint.event();
+            for (local, v) in vars.into_iter().enumerate() {
+                match event {
                     Event::Change => {
                         change[v].push(c as u32);
                         change_local[v].push(if keeps_changes {
@@ -240,6 +238,7 @@ impl Engine {
         watchers: Arc<Watchers>,
         scratch: usize,
     ) -> Self {
+        let changes = vec![0; watchers.changes_start.last().copied().unwrap_or(0) as usize];
         let mut engine = Engine {
             watchers,
             queue: Queue::new(constraints),
@@ -247,10 +246,8 @@ impl Engine {
             current: NO_CONSTRAINT,
             scratch: vec![0; scratch],
             propagations: 0,
-            changes: Vec::new(),
+            changes,
         };
-        engine.changes =
-            vec![0; engine.watchers.changes_start.last().copied().unwrap_or(0) as usize];
         engine.mark_all_changed();
         engine
     }

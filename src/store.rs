@@ -132,6 +132,24 @@ impl Store {
             .map(|(k, &w)| value_at(l.base, k * 64 + w.trailing_zeros() as usize))
     }
 
+    /// The smallest value of every variable, in variable order: each one's value once all
+    /// are fixed (no domain may be empty).
+    pub(crate) fn values(&self) -> Vec<i32> {
+        match self.uniform_words() {
+            // One word per variable, one base: the value is the base plus the bit.
+            Some(words) if self.num_vars() > 0 => {
+                let base = self.layout[0].base;
+                words[..self.num_vars()]
+                    .iter()
+                    .map(|w| value_at(base, w.trailing_zeros() as usize))
+                    .collect()
+            }
+            _ => (0..self.num_vars())
+                .map(|v| self.min(v).unwrap_or_default())
+                .collect(),
+        }
+    }
+
     /// The word index inside `var` and the bit mask of `value`, if it lies in the bitset.
     #[inline]
     pub(crate) fn bit_of(&self, var: usize, value: i64) -> Option<(usize, u64)> {

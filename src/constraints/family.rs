@@ -226,11 +226,14 @@ impl Family {
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
         let n = vars.len();
-        // Every cell a peer of every other (N-Queens: one group holds them all).
-        let dense = (0..n).all(|c| (peer_start[c + 1] - peer_start[c]) as usize + 1 == n);
+        // Every cell a peer of every other (N-Queens: one group holds them all), and the
+        // removals laid out over all cells fit the table's budget.
+        let dense = !aligned
+            && (0..n).all(|c| (peer_start[c + 1] - peer_start[c]) as usize + 1 == n)
+            && n * n * width as usize <= MAX_REMOVALS;
         let removals = if aligned {
             Vec::new()
-        } else if dense && n * n * width as usize <= MAX_REMOVALS {
+        } else if dense {
             // Laid out over all cells, the cell itself included (nothing to remove), so
             // that a fixed cell's row lines up with the cells' masks.
             let pattern = |cell: usize, other: usize| {
@@ -257,7 +260,6 @@ impl Family {
         } else {
             Vec::new()
         };
-        let dense = dense && !removals.is_empty() && removals.len() == n * n * width as usize;
         let view = (aligned && vars.len() <= MAX_VIEW_CELLS && width <= 64).then(|| {
             let cell_words = vars.len().div_ceil(64);
             let mut peer_bits = vec![0u64; vars.len() * cell_words];
@@ -381,12 +383,10 @@ impl Family {
                 view.agrees_with(work.masks, work.places),
                 "the value-major view must be the transpose of the domains"
             );
-            // Nobody watches the view: plain writes, saved for undo.
+            // Nobody watches the view: plain writes (of the changed words only), saved for
+            // undo.
             for (j, &w) in work.places.iter().enumerate() {
-                let index = view.start as usize + j;
-                if e.store.word_at(index) != w {
-                    e.store.write_at(index, w);
-                }
+                e.store.write_at(view.start as usize + j, w);
             }
         }
         Ok(())
@@ -422,10 +422,7 @@ impl Family {
             // domains' set bits rather than rewrite every cell's bit of every value.
             view.rebuild(work.masks, work.places);
             for i in 0..work.masks.len() {
-                self.mark(i, work);
-                if is_single(work.masks[i]) {
-                    work.push(i);
-                }
+                self.note_change(i, work.masks[i], work);
             }
             changes.fill(0);
             return;
@@ -443,10 +440,7 @@ impl Family {
         if let Some(view) = &self.view {
             view.refresh(cell, work.masks[cell], work.places);
         }
-        self.mark(cell, work);
-        if is_single(work.masks[cell]) {
-            work.push(cell);
-        }
+        self.note_change(cell, work.masks[cell], work);
     }
 
     /// Marks the tight groups of `cell` dirty (for hidden singles) and the pairs it lies
@@ -481,8 +475,25 @@ impl Family {
     fn narrow(&self, cell: usize, kept: u64, work: &mut Work<'_>) {
         work.masks[cell] = kept;
         work.changed[cell / 64] |= 1 << (cell % 64);
+        self.note_change(cell, kept, work);
+    }
+
+    /// [`Family::narrow`] after a removal, which may have emptied the cell: a conflict.
+    #[inline(always)]
+    fn narrow_or_fail(&self, cell: usize, kept: u64, work: &mut Work<'_>) -> Result<(), Conflict> {
+        if kept == 0 {
+            return Err(Conflict);
+        }
+        self.narrow(cell, kept, work);
+        Ok(())
+    }
+
+    /// `cell`'s domain changed to `mask`: its groups and pairs need a look, and its value
+    /// must leave its peers if it became fixed.
+    #[inline(always)]
+    fn note_change(&self, cell: usize, mask: u64, work: &mut Work<'_>) {
         self.mark(cell, work);
-        if is_single(kept) {
+        if is_single(mask) {
             work.push(cell);
         }
     }
@@ -552,11 +563,7 @@ impl Family {
             while holders != 0 {
                 let p = holders.trailing_zeros() as usize;
                 holders &= holders - 1;
-                let kept = work.masks[p] & !value;
-                if kept == 0 {
-                    return Err(Conflict);
-                }
-                self.narrow(p, kept, work);
+                self.narrow_or_fail(p, work.masks[p] & !value, work)?;
             }
             return Ok(());
         }
@@ -565,11 +572,7 @@ impl Family {
             let holders = *slot & peer_bits;
             *slot &= !peer_bits;
             for p in set_bits(holders).map(|b| k * 64 + b) {
-                let kept = work.masks[p] & !value;
-                if kept == 0 {
-                    return Err(Conflict);
-                }
-                self.narrow(p, kept, work);
+                self.narrow_or_fail(p, work.masks[p] & !value, work)?;
             }
         }
         Ok(())
@@ -602,11 +605,7 @@ impl Family {
                 hit |= u64::from(kept != m) << j;
             }
             for j in set_bits(hit).map(|b| k * 64 + b) {
-                let kept = work.masks[j];
-                if kept == 0 {
-                    return Err(Conflict);
-                }
-                self.narrow(j, kept, work);
+                self.narrow_or_fail(j, work.masks[j], work)?;
             }
         }
         Ok(())
@@ -633,11 +632,7 @@ impl Family {
         // Only a peer that lost a value can have emptied.
         for i in set_bits(hit) {
             let p = peers[i] as usize;
-            let kept = work.masks[p];
-            if kept == 0 {
-                return Err(Conflict);
-            }
-            self.narrow(p, kept, work);
+            self.narrow_or_fail(p, work.masks[p], work)?;
         }
         Ok(())
     }
@@ -649,12 +644,8 @@ impl Family {
         if m & values == 0 {
             return Ok(false);
         }
-        let kept = m & !values;
-        if kept == 0 {
-            return Err(Conflict);
-        }
         self.forget(cell, m & values, work);
-        self.narrow(cell, kept, work);
+        self.narrow_or_fail(cell, m & !values, work)?;
         Ok(true)
     }
 

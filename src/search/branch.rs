@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use super::strategy::{ValueOrder, VariableOrder};
-use crate::constraints::Constraint;
+use crate::constraints::{set_bits, Constraint};
 use crate::model::Model;
 use crate::store::Store;
 
@@ -143,16 +143,26 @@ fn most_among(
     fewest: u32,
     tie: impl Fn(usize) -> u32,
 ) -> Option<usize> {
-    let mut best = None;
-    let mut best_tie = 0;
-    for v in (0..n).filter(|&v| size(v) == fewest) {
-        let t = tie(v);
-        if best.is_none() || t > best_tie {
-            best = Some(v);
-            best_tie = t;
-        }
-    }
-    best
+    first_with_most((0..n).filter(|&v| size(v) == fewest), tie)
+}
+
+/// Among `candidates` (ascending), the first with the largest `tie(v)`.
+#[inline]
+fn first_with_most(
+    candidates: impl Iterator<Item = usize>,
+    tie: impl Fn(usize) -> u32,
+) -> Option<usize> {
+    // A fold (internal iteration), which the nested iterator of bitset members compiles
+    // into plain nested loops.
+    candidates
+        .fold(None, |best: Option<(usize, u32)>, v| {
+            let t = tie(v);
+            match best {
+                Some((_, best_tie)) if t <= best_tie => best,
+                _ => Some((v, t)),
+            }
+        })
+        .map(|(v, _)| v)
 }
 
 /// Writes the unfixed variables into the bitset `unfixed` (models of at most
@@ -182,18 +192,11 @@ fn with_size(n: usize, size: impl Fn(usize) -> u32, fewest: u32, tied: &mut [u64
 /// Among the variables of the bitset `set`, the first with the largest `tie(v)`.
 #[inline]
 fn most_among_set(set: &[u64], tie: impl Fn(usize) -> u32) -> Option<usize> {
-    let mut best = None;
-    let mut best_tie = 0;
-    for (k, &w) in set.iter().enumerate() {
-        for v in crate::constraints::set_bits(w).map(|b| k * 64 + b) {
-            let t = tie(v);
-            if best.is_none() || t > best_tie {
-                best = Some(v);
-                best_tie = t;
-            }
-        }
-    }
-    best
+    let members = set
+        .iter()
+        .enumerate()
+        .flat_map(|(k, &w)| set_bits(w).map(move |b| k * 64 + b));
+    first_with_most(members, tie)
 }
 
 /// Models up to this many variables also keep their neighbours as bitsets.

@@ -285,20 +285,7 @@ impl Solver {
     }
 
     fn current_solution(&self) -> Solution {
-        let store = &self.engine.store;
-        let n = store.num_vars();
-        let values = match store.uniform_words() {
-            // One word per variable, one base: the value is the base plus the bit.
-            Some(words) if n > 0 => {
-                let base = i64::from(store.layout(0).base);
-                words[..n]
-                    .iter()
-                    .map(|w| (base + i64::from(w.trailing_zeros())) as i32)
-                    .collect()
-            }
-            _ => (0..n).map(|v| store.min(v).unwrap_or_default()).collect(),
-        };
-        Solution::new(values)
+        Solution::new(self.engine.store.values())
     }
 
     fn next_event(&mut self) -> Event {
