@@ -1,6 +1,6 @@
 //! Side-by-side timing of bitcsp against peers, printed as a markdown table.
 //!
-//! `cargo run --release -p bitcsp-compare -- [--rounds R] [--data DIR] [--quick]`
+//! `cargo run --release -p bitcsp-compare -- [--rounds R] [--data DIR] [--quick] [--only sudoku|queens|coloring]`
 //!
 //! Every row times both sides in the same run, alternating rounds, one thread, parsing
 //! excluded (boards are parsed before the clock starts). Times are CPU time of this thread;
@@ -259,11 +259,18 @@ fn main() {
     let coloring_data = format!("{root}/../tests/data/coloring");
     let max = if quick { 200 } else { usize::MAX };
 
+    // `--only sudoku|queens|coloring` runs one part of the table.
+    let only = flag("--only").map(String::as_str);
+    let wanted = |part: &str| only.is_none_or(|o| o == part);
     let mut rows = Vec::new();
-    sudoku_rows(&sudoku_data, rounds, max, &mut rows);
+    if wanted("sudoku") {
+        sudoku_rows(&sudoku_data, rounds, max, &mut rows);
+    }
     let sizes: &[usize] = if quick { &[10, 11] } else { &[12, 13, 14] };
-    queens_rows(rounds, sizes, &mut rows);
-    if !quick {
+    if wanted("queens") {
+        queens_rows(rounds, sizes, &mut rows);
+    }
+    if !quick && wanted("coloring") {
         coloring_rows(&coloring_data, &mut rows);
     }
 
