@@ -15,6 +15,8 @@
 //! loops whose branches are unpredictable (is this cell fixed? does this peer still hold
 //! the value?) are branch-free.
 
+use std::marker::PhantomData;
+
 use super::all_different::hidden_values;
 use super::locked_values::locked_values;
 use super::{is_single, set_bits};
@@ -317,6 +319,25 @@ impl Family {
         }
     }
 
+    /// The value-major view, in a run of a shape that has one.
+    #[inline(always)]
+    fn view<S: Shape>(&self) -> Option<&ValueView> {
+        if S::VIEW {
+            self.view.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// No group has shifts, as far as a run of shape `S` needs to know.
+    #[inline(always)]
+    fn aligned<S: Shape>(&self) -> bool {
+        match S::ALIGNED {
+            Some(aligned) => aligned,
+            None => self.aligned,
+        }
+    }
+
     fn num_groups(&self) -> usize {
         self.group_start.len() - 1
     }
@@ -340,6 +361,15 @@ impl Family {
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        match (self.view.is_some(), self.dense) {
+            (true, _) => self.run::<Viewed>(e, scratch),
+            (false, true) => self.run::<Dense>(e, scratch),
+            (false, false) => self.run::<General>(e, scratch),
+        }
+    }
+
+    /// [`Family::propagate`] for a family of shape `S`.
+    fn run<S: Shape>(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
         let bits = self.num_groups().div_ceil(64);
         let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(n);
@@ -348,7 +378,7 @@ impl Family {
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
         let (touched, sweeping) = rest.split_at_mut(self.pair_words);
-        let mut work = Work {
+        let mut work = Work::<S> {
             masks,
             stack,
             places,
@@ -357,10 +387,11 @@ impl Family {
             dirty,
             touched,
             sweeping,
+            shape: PhantomData,
         };
-        work.changed.fill(0);
-        work.dirty.fill(0);
-        work.touched.fill(0);
+        clear(work.changed);
+        clear(work.dirty);
+        clear(work.touched);
         self.load(e, &mut work);
         loop {
             self.eliminate_fixed_values(&mut work)?;
@@ -378,7 +409,7 @@ impl Family {
                 e.set_word(self.vars[i], self.words[i] as usize, work.masks[i])?;
             }
         }
-        if let Some(view) = &self.view {
+        if let Some(view) = self.view::<S>() {
             debug_assert!(
                 view.agrees_with(work.masks, work.places),
                 "the value-major view must be the transpose of the domains"
@@ -394,9 +425,9 @@ impl Family {
 
     /// Copies the domains into the working masks and takes note of the variables others
     /// wrote since the last run: their groups need another look, and their value if fixed.
-    fn load(&self, e: &mut Engine, work: &mut Work<'_>) {
+    fn load<S: Shape>(&self, e: &mut Engine, work: &mut Work<'_, S>) {
         let (store, changes) = e.store_and_changes();
-        if let Some(view) = &self.view {
+        if let Some(view) = self.view::<S>() {
             let start = view.start as usize;
             work.places
                 .copy_from_slice(store.words_from(start, work.places.len()));
@@ -417,7 +448,7 @@ impl Family {
                 .sum::<usize>()
                 == work.masks.len()
         };
-        if let Some(view) = self.view.as_ref().filter(|_| everything(changes)) {
+        if let Some(view) = self.view::<S>().filter(|_| everything(changes)) {
             // Every cell changed (the first run of a search): build the view from the
             // domains' set bits rather than rewrite every cell's bit of every value.
             view.rebuild(work.masks, work.places);
@@ -436,8 +467,8 @@ impl Family {
     }
 
     #[inline]
-    fn look_again(&self, cell: usize, work: &mut Work<'_>) {
-        if let Some(view) = &self.view {
+    fn look_again<S: Shape>(&self, cell: usize, work: &mut Work<'_, S>) {
+        if let Some(view) = self.view::<S>() {
             view.refresh(cell, work.masks[cell], work.places);
         }
         self.note_change(cell, work.masks[cell], work);
@@ -446,7 +477,7 @@ impl Family {
     /// Marks the tight groups of `cell` dirty (for hidden singles) and the pairs it lies
     /// outside of touched (for locked values).
     #[inline(always)]
-    fn mark(&self, cell: usize, work: &mut Work<'_>) {
+    fn mark<S: Shape>(&self, cell: usize, work: &mut Work<'_, S>) {
         if let Some(&groups) = self.cell_tight.get(cell) {
             work.dirty[0] |= groups;
         } else {
@@ -472,7 +503,7 @@ impl Family {
     /// Narrows `cell` to `kept` (non-empty, a subset), marking its groups and stacking it
     /// when it became fixed.
     #[inline(always)]
-    fn narrow(&self, cell: usize, kept: u64, work: &mut Work<'_>) {
+    fn narrow<S: Shape>(&self, cell: usize, kept: u64, work: &mut Work<'_, S>) {
         work.masks[cell] = kept;
         work.changed[cell / 64] |= 1 << (cell % 64);
         self.note_change(cell, kept, work);
@@ -480,7 +511,12 @@ impl Family {
 
     /// [`Family::narrow`] after a removal, which may have emptied the cell: a conflict.
     #[inline(always)]
-    fn narrow_or_fail(&self, cell: usize, kept: u64, work: &mut Work<'_>) -> Result<(), Conflict> {
+    fn narrow_or_fail<S: Shape>(
+        &self,
+        cell: usize,
+        kept: u64,
+        work: &mut Work<'_, S>,
+    ) -> Result<(), Conflict> {
         if kept == 0 {
             return Err(Conflict);
         }
@@ -491,7 +527,7 @@ impl Family {
     /// `cell`'s domain changed to `mask`: its groups and pairs need a look, and its value
     /// must leave its peers if it became fixed.
     #[inline(always)]
-    fn note_change(&self, cell: usize, mask: u64, work: &mut Work<'_>) {
+    fn note_change<S: Shape>(&self, cell: usize, mask: u64, work: &mut Work<'_, S>) {
         self.mark(cell, work);
         if is_single(mask) {
             work.push(cell);
@@ -500,14 +536,14 @@ impl Family {
 
     /// Rule 1 through the peers: the value of each newly fixed cell leaves every cell that
     /// shares a group with it.
-    fn eliminate_fixed_values(&self, work: &mut Work<'_>) -> Result<(), Conflict> {
+    fn eliminate_fixed_values<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
-            if let Some(view) = &self.view {
+            if let Some(view) = self.view::<S>() {
                 self.take_from_holders(view, cell, work)?;
                 continue;
             }
             let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
-            if self.aligned {
+            if self.aligned::<S>() {
                 // Every peer sees the value at the same bit: no shifting.
                 let value = work.masks[cell];
                 for chunk in self.peers[range].chunks(64) {
@@ -516,7 +552,7 @@ impl Family {
                 continue;
             }
             let bit = work.masks[cell].trailing_zeros();
-            if self.dense {
+            if S::DENSE {
                 let n = work.masks.len();
                 let start = (bit as usize * n + cell) * n;
                 self.take_from_all(&self.removals[start..start + n], work)?;
@@ -543,11 +579,11 @@ impl Family {
     /// Removes the value of fixed `cell` from the peers that still hold it, found through
     /// the value-major view.
     #[inline(always)]
-    fn take_from_holders(
+    fn take_from_holders<S: Shape>(
         &self,
         view: &ValueView,
         cell: usize,
-        work: &mut Work<'_>,
+        work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
         let value = work.masks[cell];
         let places = value.trailing_zeros() as usize * view.cell_words;
@@ -580,8 +616,8 @@ impl Family {
 
     /// Takes `removed` values of `cell` out of the value-major view, if there is one.
     #[inline(always)]
-    fn forget(&self, cell: usize, removed: u64, work: &mut Work<'_>) {
-        if let Some(view) = &self.view {
+    fn forget<S: Shape>(&self, cell: usize, removed: u64, work: &mut Work<'_, S>) {
+        if let Some(view) = self.view::<S>() {
             // Over every value rather than the removed ones: a loop of fixed length, where
             // the number of values removed is a guess for the branch predictor.
             let (k, bit) = (cell / 64, 1u64 << (cell % 64));
@@ -594,7 +630,11 @@ impl Family {
     /// Removes `removals[j]` from cell `j`, for every cell: no peer indices to load, and
     /// a loop over two aligned arrays.
     #[inline(always)]
-    fn take_from_all(&self, removals: &[u64], work: &mut Work<'_>) -> Result<(), Conflict> {
+    fn take_from_all<S: Shape>(
+        &self,
+        removals: &[u64],
+        work: &mut Work<'_, S>,
+    ) -> Result<(), Conflict> {
         for (k, removals) in removals.chunks(64).enumerate() {
             let mut hit = 0u64;
             let masks = &mut work.masks[k * 64..k * 64 + removals.len()];
@@ -615,10 +655,10 @@ impl Family {
     /// has the value is unpredictable, so the loop does not branch on it: it writes every
     /// peer and collects the changed ones in a bitset, handled afterwards.
     #[inline(always)]
-    fn take_from_peers(
+    fn take_from_peers<S: Shape>(
         &self,
         peers: &[u32],
-        work: &mut Work<'_>,
+        work: &mut Work<'_, S>,
         values: impl Fn(usize) -> u64,
     ) -> Result<(), Conflict> {
         let mut hit = 0u64;
@@ -639,7 +679,12 @@ impl Family {
 
     /// Removes `values` from `cell`; true when it lost any, a conflict when none is left.
     #[inline(always)]
-    fn take_away(&self, cell: usize, values: u64, work: &mut Work<'_>) -> Result<bool, Conflict> {
+    fn take_away<S: Shape>(
+        &self,
+        cell: usize,
+        values: u64,
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
         let m = work.masks[cell];
         if m & values == 0 {
             return Ok(false);
@@ -651,7 +696,7 @@ impl Family {
 
     /// Rules 2 and 3 on group `g`, in its value space: pigeonhole, and hidden singles when
     /// every free value must be used.
-    fn hidden_singles(&self, g: usize, work: &mut Work<'_>) -> Result<(), Conflict> {
+    fn hidden_singles<S: Shape>(&self, g: usize, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         let range = self.group_start[g] as usize..self.group_start[g + 1] as usize;
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
@@ -666,13 +711,14 @@ impl Family {
             once |= m;
             unfixed += u32::from(free);
         };
-        if let (true, Ok(nine)) = (self.aligned, <&[u32; 9]>::try_from(cells)) {
+        let aligned = self.aligned::<S>();
+        if let (true, Ok(nine)) = (aligned, <&[u32; 9]>::try_from(cells)) {
             // Groups of nine (a 9×9 board's units, any nine-variable group): a loop of
             // known length unrolls, with no end for the predictor to guess on every scan.
             for &c in nine {
                 count(work.masks[c as usize], 0);
             }
-        } else if self.aligned {
+        } else if aligned {
             // No shifts to load.
             for &c in cells {
                 count(work.masks[c as usize], 0);
@@ -703,7 +749,7 @@ impl Family {
 
     /// Locked values across every intersecting pair touched since the last sweep; true
     /// when something changed.
-    fn apply_locked_values(&self, work: &mut Work<'_>) -> Result<bool, Conflict> {
+    fn apply_locked_values<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<bool, Conflict> {
         if self.pairs.is_empty() {
             return Ok(false);
         }
@@ -711,7 +757,7 @@ impl Family {
         // This sweep looks at the pairs touched so far; what it changes is touched anew
         // for the next sweep.
         work.sweeping.copy_from_slice(work.touched);
-        work.touched.fill(0);
+        clear(work.touched);
         for k in 0..self.pair_words {
             for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
                 changed |= self.locked_values(p, work)?;
@@ -722,7 +768,7 @@ impl Family {
 
     /// The rule on pair `p`, both ways; true when something changed.
     #[inline]
-    fn locked_values(&self, p: usize, work: &mut Work<'_>) -> Result<bool, Conflict> {
+    fn locked_values<S: Shape>(&self, p: usize, work: &mut Work<'_, S>) -> Result<bool, Conflict> {
         let [begin, only_a, only_b, end] = self.pairs[p];
         let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
         let (shared, a, b) = (
@@ -748,7 +794,12 @@ impl Family {
         Ok(changed)
     }
 
-    fn remove(&self, values: u64, cells: &[u32], work: &mut Work<'_>) -> Result<bool, Conflict> {
+    fn remove<S: Shape>(
+        &self,
+        values: u64,
+        cells: &[u32],
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
         let mut changed = false;
         for &c in cells {
             changed |= self.take_away(c as usize, values, work)?;
@@ -757,8 +808,45 @@ impl Family {
     }
 }
 
+/// What a run may take for granted about its family, fixed at compile time: each shape
+/// gets its own copy of the run, without the branches (and the register pressure) of the
+/// others.
+trait Shape {
+    /// The family has a value-major view (then it is aligned).
+    const VIEW: bool;
+    /// Every cell is a peer of every other, with removals laid out over all cells.
+    const DENSE: bool;
+    /// Whether no group has shifts, when the shape says.
+    const ALIGNED: Option<bool>;
+}
+
+/// Aligned families with a value-major view (Sudoku, Latin squares).
+struct Viewed;
+/// Families where every cell is a peer of every other, with shifts (N-Queens).
+struct Dense;
+/// Any other family.
+struct General;
+
+impl Shape for Viewed {
+    const VIEW: bool = true;
+    const DENSE: bool = false;
+    const ALIGNED: Option<bool> = Some(true);
+}
+
+impl Shape for Dense {
+    const VIEW: bool = false;
+    const DENSE: bool = true;
+    const ALIGNED: Option<bool> = Some(false);
+}
+
+impl Shape for General {
+    const VIEW: bool = false;
+    const DENSE: bool = false;
+    const ALIGNED: Option<bool> = None;
+}
+
 /// The working state of one run, laid out in the engine's scratch space.
-struct Work<'a> {
+struct Work<'a, S> {
     masks: &'a mut [u64],
     /// Cells fixed but not yet removed from their peers; a cell becomes fixed at most once
     /// per run, so the stack never holds more than one entry per cell.
@@ -773,9 +861,10 @@ struct Work<'a> {
     touched: &'a mut [u64],
     /// The groups the current locked-values sweep looks at.
     sweeping: &'a mut [u64],
+    shape: PhantomData<S>,
 }
 
-impl Work<'_> {
+impl<S> Work<'_, S> {
     #[inline]
     fn push(&mut self, cell: usize) {
         if let Some(slot) = self.stack.get_mut(self.pending) {
@@ -793,6 +882,17 @@ impl Work<'_> {
     #[inline]
     fn union(&self, cells: &[u32]) -> u64 {
         cells.iter().fold(0, |acc, &c| acc | self.masks[c as usize])
+    }
+}
+
+/// Zeroes a scratch bitset. Most are one word or none, where a call to `memset` (what
+/// `fill(0)` becomes for a slice of unknown length) costs more than the store.
+#[inline(always)]
+fn clear(words: &mut [u64]) {
+    match words {
+        [] => {}
+        [w] => *w = 0,
+        _ => words.fill(0),
     }
 }
 

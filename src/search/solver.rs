@@ -197,7 +197,13 @@ impl Solver {
 
     /// The statistics of the latest search (so far, while iterating).
     pub fn stats(&self) -> Statistics {
-        self.stats
+        let mut stats = self.stats;
+        if self.phase == Phase::AtSolution {
+            // Paused at a solution: the clock is read here rather than at every solution
+            // found (a count reads it once, at the end).
+            stats.elapsed = self.started.elapsed();
+        }
+        stats
     }
 
     /// Why the latest search stopped early, if it did.
@@ -212,7 +218,10 @@ impl Solver {
     pub fn solve(&mut self) -> SolveResult {
         self.restart();
         match self.next_event() {
-            Event::Solution => SolveResult::Solution(self.current_solution()),
+            Event::Solution => {
+                self.finish();
+                SolveResult::Solution(self.current_solution())
+            }
             Event::Exhausted => SolveResult::Unsatisfiable,
             Event::Stopped(r) => SolveResult::Stopped(r),
         }
@@ -235,6 +244,7 @@ impl Solver {
                 Event::Solution => {
                     count += 1;
                     if count >= limit {
+                        self.finish();
                         return Count {
                             count,
                             status: CountStatus::LimitReached,
@@ -284,6 +294,13 @@ impl Solver {
         self.snapshots.clear();
     }
 
+    /// Ends a search that stopped at a solution: the clock stops, and a later search starts
+    /// afresh.
+    fn finish(&mut self) {
+        self.phase = Phase::Done;
+        self.stats.elapsed = self.started.elapsed();
+    }
+
     fn current_solution(&self) -> Solution {
         Solution::new(self.engine.store.values())
     }
@@ -292,9 +309,9 @@ impl Solver {
         let event = self.run();
         self.last = event;
         self.stats.propagations = self.engine.propagations;
-        self.stats.elapsed = self.started.elapsed();
         if event != Event::Solution {
             self.phase = Phase::Done;
+            self.stats.elapsed = self.started.elapsed();
         }
         if event == Event::Exhausted {
             self.explored = 1.0;

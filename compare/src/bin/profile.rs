@@ -37,6 +37,12 @@ fn main() {
             let n: usize = args[2].parse().expect("n");
             let (model, _) = queens::model(n).expect("model");
             let mut solver = Solver::new(&model);
+            if let Ok("input") = std::env::var("ORDER").as_deref() {
+                solver.set_variable_order(bitcsp::VariableOrder::InputOrder);
+            }
+            if let Ok("desc") = std::env::var("VALUES").as_deref() {
+                solver.set_value_order(bitcsp::ValueOrder::Descending);
+            }
             println!("{:?} {:?}", solver.count(None), solver.stats());
         }
         _ => eprintln!("usage: profile sudoku FILE [count] | profile queens N"),
