@@ -337,6 +337,17 @@ impl Engine {
         Ok(())
     }
 
+    /// [`Engine::set_word`] for a `new` word known not to be empty, inlined: a family
+    /// writes back every cell it narrowed this way.
+    #[inline(always)]
+    pub(crate) fn write_back(&mut self, var: usize, index: usize, new: u64) {
+        debug_assert!(new != 0, "write_back takes non-empty words only");
+        let old = self.store.write_at(index, new);
+        if old != new && self.watchers.sole[var] != self.current {
+            self.wake(var, is_single(new));
+        }
+    }
+
     /// Intersects word `k` of `var` with `keep` without waking anyone; the caller calls
     /// [`Engine::changed`] once all words are written. Returns true when the word changed.
     #[inline]

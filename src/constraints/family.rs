@@ -406,7 +406,8 @@ impl Family {
         }
         for (k, &changed) in work.changed.iter().enumerate() {
             for i in set_bits(changed).map(|b| k * 64 + b) {
-                e.set_word(self.vars[i], self.words[i] as usize, work.masks[i])?;
+                // Never empty: a run fails as soon as a cell empties.
+                e.write_back(self.vars[i], self.words[i] as usize, work.masks[i]);
             }
         }
         if let Some(view) = self.view::<S>() {
