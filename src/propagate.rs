@@ -139,6 +139,9 @@ pub(crate) struct Watchers {
     changes_start: Vec<u32>,
     /// For each constraint that keeps one, how many variables it tracks.
     tracked: Vec<u32>,
+    /// For each constraint, whether it is the only watcher of every one of its variables
+    /// (then its own writes wake nobody).
+    alone: Vec<bool>,
 }
 
 /// `change_local` entry of a constraint that keeps no list of changed variables.
@@ -174,7 +177,7 @@ impl Watchers {
             let last = changes_start.last().copied().unwrap_or(0);
             changes_start.push(last + t.div_ceil(64));
         }
-        let sole = change
+        let sole: Vec<u32> = change
             .iter()
             .zip(&fix)
             .map(|(c, f)| match (c.as_slice(), f.as_slice()) {
@@ -183,10 +186,16 @@ impl Watchers {
                 _ => MANY_CONSTRAINTS,
             })
             .collect();
+        let alone = constraints
+            .iter()
+            .enumerate()
+            .map(|(c, constraint)| constraint.vars().iter().all(|&v| sole[v] == c as u32))
+            .collect();
         let (change_start, change) = compress(change);
         let (_, change_local) = compress(change_local);
         let (fix_start, fix) = compress(fix);
         Watchers {
+            alone,
             change_local,
             changes_start,
             tracked,
@@ -335,6 +344,16 @@ impl Engine {
             self.wake(var, is_single(new));
         }
         Ok(())
+    }
+
+    /// True when the running constraint is the only watcher of all its variables.
+    #[inline]
+    pub(crate) fn watches_alone(&self) -> bool {
+        self.watchers
+            .alone
+            .get(self.current as usize)
+            .copied()
+            .unwrap_or(false)
     }
 
     /// [`Engine::set_word`] for a `new` word known not to be empty, inlined: a family

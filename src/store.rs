@@ -185,6 +185,25 @@ impl Store {
         old
     }
 
+    /// Writes `words[i]` at flat index `first + i` for every bit `i` set in `which`, as
+    /// [`Store::write_at`] does.
+    #[inline]
+    pub(crate) fn write_changed(&mut self, first: usize, words: &[u64], which: &[u64]) {
+        let target = &mut self.words[first..first + words.len()];
+        for (k, &bits) in which.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let i = k * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let (old, new) = (target[i], words[i]);
+                if old != new {
+                    self.trail.save(first + i, old);
+                    target[i] = new;
+                }
+            }
+        }
+    }
+
     /// Opens a search level.
     pub(crate) fn push_level(&mut self) {
         self.trail.push_level();

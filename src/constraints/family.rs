@@ -69,6 +69,8 @@ pub(crate) struct Family {
     pair_words: usize,
     /// Which groups are tight.
     tight: Vec<bool>,
+    /// Which groups have no shifts (N-Queens' rows in a family that has some).
+    plain: Vec<bool>,
     /// For each cell, every cell sharing a group with it (compressed rows), and where a
     /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
     /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
@@ -205,6 +207,7 @@ impl Family {
             }
         }
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
+        let plain: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
         let cell_tight = if groups.len() <= 64 {
             by_cell
                 .iter()
@@ -289,6 +292,7 @@ impl Family {
             cell_pairs,
             pair_words,
             tight,
+            plain,
             vars,
             group_start,
             group_cells,
@@ -404,10 +408,17 @@ impl Family {
                 break;
             }
         }
-        for (k, &changed) in work.changed.iter().enumerate() {
-            for i in set_bits(changed).map(|b| k * 64 + b) {
-                // Never empty: a run fails as soon as a cell empties.
-                e.write_back(self.vars[i], self.words[i] as usize, work.masks[i]);
+        if let (Some(first), true) = (self.first_word, e.watches_alone()) {
+            // Nobody else watches the cells (Sudoku, N-Queens): plain writes, saved for
+            // undo, with no watch list to consult.
+            e.store
+                .write_changed(first as usize, work.masks, work.changed);
+        } else {
+            for (k, &changed) in work.changed.iter().enumerate() {
+                for i in set_bits(changed).map(|b| k * 64 + b) {
+                    // Never empty: a run fails as soon as a cell empties.
+                    e.write_back(self.vars[i], self.words[i] as usize, work.masks[i]);
+                }
             }
         }
         if let Some(view) = self.view::<S>() {
@@ -712,7 +723,7 @@ impl Family {
             once |= m;
             unfixed += u32::from(free);
         };
-        let aligned = self.aligned::<S>();
+        let aligned = self.aligned::<S>() || self.plain[g];
         if let (true, Ok(nine)) = (aligned, <&[u32; 9]>::try_from(cells)) {
             // Groups of nine (a 9×9 board's units, any nine-variable group): a loop of
             // known length unrolls, with no end for the predictor to guess on every scan.
