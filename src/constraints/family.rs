@@ -92,9 +92,15 @@ pub(crate) struct Family {
     /// The value-major view of an aligned family, if it has one.
     view: Option<ValueView>,
     /// Every cell is a peer of every other and `removals` is laid out over all cells:
-    /// `removals[(bit * cells + cell) * cells + other]`.
+    /// `removals[(bit * cells + cell) * row + other]`.
     dense: bool,
+    /// The working masks' length: the number of cells, rounded up to a multiple of
+    /// [`LANES`] in a dense family so that a removal row is whole groups of lanes.
+    row: usize,
 }
+
+/// How many cells a dense family's removal loop handles per step.
+const LANES: usize = 4;
 
 /// Where each value can still go, as a bitset of cells per value, kept in the store
 /// beside the domains (so that undo restores it with them) for aligned families. A fixed
@@ -233,9 +239,12 @@ impl Family {
         let n = vars.len();
         // Every cell a peer of every other (N-Queens: one group holds them all), and the
         // removals laid out over all cells fit the table's budget.
+        let row = n.next_multiple_of(LANES);
         let dense = !aligned
+            && row <= 64
             && (0..n).all(|c| (peer_start[c + 1] - peer_start[c]) as usize + 1 == n)
-            && n * n * width as usize <= MAX_REMOVALS;
+            && n * row * width as usize <= MAX_REMOVALS;
+        let row = if dense { row } else { n };
         let removals = if aligned {
             Vec::new()
         } else if dense {
@@ -245,11 +254,12 @@ impl Family {
                 let entry = other - usize::from(other > cell);
                 peer_pattern[peer_start[cell] as usize + entry]
             };
+            // Rows padded with zeros up to `row`: removing nothing from the padding.
             (0..width as usize)
                 .flat_map(|bit| {
                     (0..n).flat_map(move |cell| {
-                        (0..n).map(move |other| {
-                            if other == cell {
+                        (0..row).map(move |other| {
+                            if other == cell || other >= n {
                                 0
                             } else {
                                 ((pattern(cell, other) << bit) >> 64) as u64
@@ -283,6 +293,7 @@ impl Family {
         });
         Family {
             dense,
+            row,
             view,
             removals,
             first_word: words.first().copied().filter(|_| consecutive),
@@ -357,7 +368,8 @@ impl Family {
     /// value-major view, the changed-cell bitset, the dirty group bitset and the touched
     /// and sweeping pair bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
-        2 * self.vars.len()
+        self.row
+            + self.vars.len()
             + self.aux_words()
             + self.vars.len().div_ceil(64)
             + self.num_groups().div_ceil(64)
@@ -376,7 +388,7 @@ impl Family {
     fn run<S: Shape>(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
         let bits = self.num_groups().div_ceil(64);
-        let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(n);
+        let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(self.row);
         let (stack, rest) = rest.split_at_mut(n);
         let (places, rest) = rest.split_at_mut(self.aux_words());
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
@@ -412,7 +424,7 @@ impl Family {
             // Nobody else watches the cells (Sudoku, N-Queens): plain writes, saved for
             // undo, with no watch list to consult.
             e.store
-                .write_changed(first as usize, work.masks, work.changed);
+                .write_changed(first as usize, &work.masks[..self.vars.len()], work.changed);
         } else {
             for (k, &changed) in work.changed.iter().enumerate() {
                 for i in set_bits(changed).map(|b| k * 64 + b) {
@@ -446,8 +458,8 @@ impl Family {
         }
         if let Some(first) = self.first_word {
             // The family's words lie side by side in the store (Sudoku, N-Queens): one copy.
-            work.masks
-                .copy_from_slice(store.words_from(first as usize, work.masks.len()));
+            let n = self.vars.len();
+            work.masks[..n].copy_from_slice(store.words_from(first as usize, n));
         } else {
             for (mask, &w) in work.masks.iter_mut().zip(&self.words) {
                 *mask = store.word_at(w as usize);
@@ -458,13 +470,13 @@ impl Family {
                 .iter()
                 .map(|w| w.count_ones() as usize)
                 .sum::<usize>()
-                == work.masks.len()
+                == self.vars.len()
         };
         if let Some(view) = self.view::<S>().filter(|_| everything(changes)) {
             // Every cell changed (the first run of a search): build the view from the
             // domains' set bits rather than rewrite every cell's bit of every value.
             view.rebuild(work.masks, work.places);
-            for i in 0..work.masks.len() {
+            for i in 0..self.vars.len() {
                 self.note_change(i, work.masks[i], work);
             }
             changes.fill(0);
@@ -565,9 +577,9 @@ impl Family {
             }
             let bit = work.masks[cell].trailing_zeros();
             if S::DENSE {
-                let n = work.masks.len();
-                let start = (bit as usize * n + cell) * n;
-                self.take_from_all(&self.removals[start..start + n], work)?;
+                let (n, row) = (self.vars.len(), self.row);
+                let start = (bit as usize * n + cell) * row;
+                self.take_from_all(&self.removals[start..start + row], work)?;
                 continue;
             }
             if !self.removals.is_empty() {
@@ -640,25 +652,29 @@ impl Family {
     }
 
     /// Removes `removals[j]` from cell `j`, for every cell: no peer indices to load, and
-    /// a loop over two aligned arrays.
+    /// a loop over two aligned arrays of whole groups of [`LANES`] words (at most 64
+    /// words: a dense family's padded row), with no tail for the odd cells.
     #[inline(always)]
     fn take_from_all<S: Shape>(
         &self,
         removals: &[u64],
         work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
-        for (k, removals) in removals.chunks(64).enumerate() {
-            let mut hit = 0u64;
-            let masks = &mut work.masks[k * 64..k * 64 + removals.len()];
-            for (j, (slot, &r)) in masks.iter_mut().zip(removals).enumerate() {
-                let m = *slot;
-                let kept = m & !r;
-                *slot = kept;
-                hit |= u64::from(kept != m) << j;
+        let mut hit = 0u64;
+        let masks = &mut work.masks[..removals.len()];
+        let lanes = masks
+            .chunks_exact_mut(LANES)
+            .zip(removals.chunks_exact(LANES));
+        for (q, (slots, removals)) in lanes.enumerate() {
+            let mut lost = 0u64;
+            for (j, (slot, &r)) in slots.iter_mut().zip(removals).enumerate() {
+                lost |= u64::from(*slot & r != 0) << j;
+                *slot &= !r;
             }
-            for j in set_bits(hit).map(|b| k * 64 + b) {
-                self.narrow_or_fail(j, work.masks[j], work)?;
-            }
+            hit |= lost << (q * LANES);
+        }
+        for j in set_bits(hit) {
+            self.narrow_or_fail(j, work.masks[j], work)?;
         }
         Ok(())
     }
