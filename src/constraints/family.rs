@@ -747,10 +747,9 @@ impl Family {
                 count(work.masks[c as usize], 0);
             }
         } else if aligned {
-            // No shifts to load.
-            for &c in cells {
-                count(work.masks[c as usize], 0);
-            }
+            // No shifts to load; a small function of its own, where the loop keeps its
+            // pointers in registers.
+            (once, twice, unfixed) = tally(work.masks, cells);
         } else {
             for (&c, &s) in cells.iter().zip(shifts) {
                 count(work.masks[c as usize], s);
@@ -962,6 +961,22 @@ impl ValueView {
             *slot = (*slot & !bit) | (u64::from(mask >> v & 1 == 1) * bit);
         }
     }
+}
+
+/// Values seen in at least one and in at least two of the unfixed `cells`, and how many
+/// cells are unfixed.
+#[inline(never)]
+fn tally(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
+    let (mut once, mut twice, mut unfixed) = (0u64, 0u64, 0u32);
+    for &c in cells {
+        let m = masks[c as usize];
+        let free = !is_single(m);
+        let m = m & u64::from(free).wrapping_neg();
+        twice |= once & m;
+        once |= m;
+        unfixed += u32::from(free);
+    }
+    (once, twice, unfixed)
 }
 
 /// The unions of the masks of `shared` (`I` cells) and of the two outside parts (`O`
