@@ -227,9 +227,6 @@ pub(crate) struct Engine {
     queue: Queue,
     watchers: Arc<Watchers>,
     current: u32,
-    /// Reusable working memory for propagators, sized once when the solver is built; lent
-    /// to each propagator while it runs.
-    scratch: Vec<u64>,
     /// Number of propagator runs since the last reset.
     pub(crate) propagations: u64,
     /// For each constraint that keeps one (a family), the bitset of its variables changed
@@ -241,19 +238,13 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// An engine over `store` for `constraints`, watched through `watchers`.
-    pub(crate) fn new(
-        store: Store,
-        constraints: &[Constraint],
-        watchers: Arc<Watchers>,
-        scratch: usize,
-    ) -> Self {
+    pub(crate) fn new(store: Store, constraints: &[Constraint], watchers: Arc<Watchers>) -> Self {
         let changes = vec![0; watchers.changes_start.last().copied().unwrap_or(0) as usize];
         let mut engine = Engine {
             watchers,
             queue: Queue::new(constraints),
             store,
             current: NO_CONSTRAINT,
-            scratch: vec![0; scratch],
             propagations: 0,
             changes,
         };
@@ -302,20 +293,24 @@ impl Engine {
     }
 
     /// Runs queued constraints until none is left (a fixed point) or one fails.
-    pub(crate) fn propagate(&mut self, constraints: &[Constraint]) -> Result<(), Conflict> {
-        let mut scratch = std::mem::take(&mut self.scratch);
+    /// `scratch` is working memory for the propagators, at least as long as the largest
+    /// `Constraint::scratch_words`.
+    pub(crate) fn propagate(
+        &mut self,
+        constraints: &[Constraint],
+        scratch: &mut [u64],
+    ) -> Result<(), Conflict> {
         let mut result = Ok(());
         while let Some(c) = self.queue.pop() {
             self.current = c;
             self.propagations += 1;
-            if let Err(conflict) = constraints[c as usize].propagate(self, &mut scratch) {
+            if let Err(conflict) = constraints[c as usize].propagate(self, scratch) {
                 self.queue.clear();
                 result = Err(conflict);
                 break;
             }
         }
         self.current = NO_CONSTRAINT;
-        self.scratch = scratch;
         result
     }
 

@@ -75,6 +75,8 @@ enum Event {
 pub struct Solver {
     constraints: Arc<[Constraint]>,
     engine: Engine,
+    /// Working memory for the propagators, sized once when the solver is built.
+    scratch: Vec<u64>,
     info: Arc<VarInfo>,
     variable_order: VariableOrder,
     value_order: ValueOrder,
@@ -104,18 +106,14 @@ impl Solver {
         let store = Store::with_aux(model.domains(), compiled.aux_words);
         let constraints = Arc::clone(&compiled.constraints);
         let info = Arc::clone(&compiled.info);
-        let engine = Engine::new(
-            store,
-            &constraints,
-            Arc::clone(&compiled.watchers),
-            compiled.scratch_words,
-        );
+        let engine = Engine::new(store, &constraints, Arc::clone(&compiled.watchers));
         let limits = Limits::default();
         let started = Instant::now();
         Solver {
             budget: Budget::start(&limits, started),
             constraints,
             engine,
+            scratch: vec![0; compiled.scratch_words],
             info,
             variable_order: VariableOrder::default(),
             value_order: ValueOrder::default(),
@@ -370,7 +368,10 @@ impl Solver {
             self.current_weight /= f64::from(values);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
             let ok = self.engine.assign(var, value).is_ok()
-                && self.engine.propagate(&self.constraints).is_ok();
+                && self
+                    .engine
+                    .propagate(&self.constraints, &mut self.scratch)
+                    .is_ok();
             if !ok {
                 self.stats.failures += 1;
                 self.explored += self.current_weight;
@@ -390,7 +391,13 @@ impl Solver {
             .assumptions
             .iter()
             .all(|&(var, value)| self.engine.assign(var as usize, value).is_ok());
-        if emptied || !assumed || self.engine.propagate(&self.constraints).is_err() {
+        if emptied
+            || !assumed
+            || self
+                .engine
+                .propagate(&self.constraints, &mut self.scratch)
+                .is_err()
+        {
             self.engine.abandon_queue();
             return false;
         }
@@ -474,7 +481,11 @@ impl Solver {
             } else {
                 self.engine.remove(frame.var as usize, frame.value)
             };
-            let ok = refuted.is_ok() && self.engine.propagate(&self.constraints).is_ok();
+            let ok = refuted.is_ok()
+                && self
+                    .engine
+                    .propagate(&self.constraints, &mut self.scratch)
+                    .is_ok();
             if ok {
                 return true;
             }
