@@ -13,7 +13,11 @@ fn main() {
             let mut nodes = 0;
             for line in text.lines().filter(|l| !l.is_empty()) {
                 let board = Board::from_line(line).expect("valid puzzle");
-                let (model, _) = sudoku::model(&board).expect("model");
+                let (model, _) = if std::env::var("DOMAIN").is_ok() {
+                    sudoku::model_with(&board, bitcsp::Consistency::Domain).expect("model")
+                } else {
+                    sudoku::model(&board).expect("model")
+                };
                 let mut solver = Solver::new(&model);
                 match std::env::var("ORDER").as_deref() {
                     Ok("mrv") => {
