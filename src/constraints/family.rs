@@ -85,6 +85,9 @@ pub(crate) struct Family {
     /// shared cells, the cells only in the first group and the cells only in the second.
     pairs: Vec<[u32; 4]>,
     pair_cells: Vec<u32>,
+    /// When every pair is a 9×9 board's box-line intersection (three shared cells, six
+    /// on each side), each pair's cells as one record: shared, then A's, then B's.
+    box_lines: Vec<[u32; 15]>,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
     /// The store index of the first cell's word when the cells' words are consecutive.
@@ -313,6 +316,16 @@ impl Family {
             peer_start,
             peers,
             peer_pattern,
+            box_lines: pairs
+                .iter()
+                .map(|&[begin, only_a, only_b, end]| {
+                    let shape = (only_a - begin, only_b - only_a, end - only_b);
+                    <[u32; 15]>::try_from(&pair_cells[begin as usize..end as usize])
+                        .ok()
+                        .filter(|_| shape == (3, 6, 6))
+                })
+                .collect::<Option<Vec<_>>>()
+                .unwrap_or_default(),
             pairs,
             pair_cells,
         }
@@ -377,7 +390,7 @@ impl Family {
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        match (self.view.is_some(), self.dense) {
+        match (self.view.is_some(), self.dense && self.pairs.is_empty()) {
             (true, _) => self.run::<Viewed>(e, scratch),
             (false, true) => self.run::<Dense>(e, scratch),
             (false, false) => self.run::<General>(e, scratch),
@@ -511,6 +524,9 @@ impl Family {
                     work.dirty[g as usize / 64] |= 1u64 << (g % 64);
                 }
             }
+        }
+        if !S::PAIRS {
+            return;
         }
         match self.pair_words {
             0 => {}
@@ -777,7 +793,7 @@ impl Family {
     /// Locked values across every intersecting pair touched since the last sweep; true
     /// when something changed.
     fn apply_locked_values<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<bool, Conflict> {
-        if self.pairs.is_empty() {
+        if !S::PAIRS || self.pairs.is_empty() {
             return Ok(false);
         }
         let mut changed = false;
@@ -796,6 +812,22 @@ impl Family {
     /// The rule on pair `p`, both ways; true when something changed.
     #[inline]
     fn locked_values<S: Shape>(&self, p: usize, work: &mut Work<'_, S>) -> Result<bool, Conflict> {
+        if let Some(cells) = self.box_lines.get(p) {
+            // One record per pair: no bounds to look up, and unions over arrays of known
+            // length that unroll.
+            let union =
+                |cells: &[u32]| cells.iter().fold(0, |acc, &c| acc | work.masks[c as usize]);
+            let unions = [union(&cells[..3]), union(&cells[3..9]), union(&cells[9..])];
+            let (to_b, to_a) = locked_values(unions, 9, 9);
+            let mut changed = false;
+            if to_b != 0 {
+                changed |= self.remove(to_b, &cells[9..], work)?;
+            }
+            if to_a != 0 {
+                changed |= self.remove(to_a, &cells[3..9], work)?;
+            }
+            return Ok(changed);
+        }
         let [begin, only_a, only_b, end] = self.pairs[p];
         let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
         let (shared, a, b) = (
@@ -845,11 +877,14 @@ trait Shape {
     const DENSE: bool;
     /// Whether no group has shifts, when the shape says.
     const ALIGNED: Option<bool>;
+    /// Whether the family may have intersecting pairs for the locked-values rule.
+    const PAIRS: bool;
 }
 
 /// Aligned families with a value-major view (Sudoku, Latin squares).
 struct Viewed;
-/// Families where every cell is a peer of every other, with shifts (N-Queens).
+/// Families where every cell is a peer of every other, with shifts and no intersecting
+/// pairs (N-Queens).
 struct Dense;
 /// Any other family.
 struct General;
@@ -858,18 +893,21 @@ impl Shape for Viewed {
     const VIEW: bool = true;
     const DENSE: bool = false;
     const ALIGNED: Option<bool> = Some(true);
+    const PAIRS: bool = true;
 }
 
 impl Shape for Dense {
     const VIEW: bool = false;
     const DENSE: bool = true;
     const ALIGNED: Option<bool> = Some(false);
+    const PAIRS: bool = false;
 }
 
 impl Shape for General {
     const VIEW: bool = false;
     const DENSE: bool = false;
     const ALIGNED: Option<bool> = None;
+    const PAIRS: bool = true;
 }
 
 /// The working state of one run, laid out in the engine's scratch space.
