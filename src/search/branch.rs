@@ -61,7 +61,11 @@ pub(crate) fn select_variable(
     let n = store.num_vars();
     match store.uniform_words() {
         // One-word domains are read straight from the flat word array.
-        Some(words) => select_by_size(n, |v| words[v].count_ones(), info, order),
+        Some(words) => {
+            // Sliced to the variables, so that the compiler sees every `v < n` in bounds.
+            let words = &words[..n];
+            select_by_size(n, |v| words[v].count_ones(), info, order)
+        }
         None => select_by_size(n, |v| store.size(v), info, order),
     }
 }
@@ -166,26 +170,35 @@ fn first_with_most(
 }
 
 /// Writes the unfixed variables into the bitset `unfixed` (models of at most
-/// `MAX_BITSET_VARS` variables; its words start zeroed) and returns the fewest values
+/// `MAX_BITSET_VARS` variables; its words are overwritten) and returns the fewest values
 /// among them; `None` when every variable is fixed. Without branches: whether a variable
 /// is fixed is a coin toss for the predictor.
 #[inline]
 fn unfixed_set(n: usize, size: impl Fn(usize) -> u32, unfixed: &mut [u64]) -> Option<u32> {
     let mut fewest = u32::MAX;
-    for v in 0..n {
-        let s = size(v);
-        let free = s > 1;
-        unfixed[v / 64] |= u64::from(free) << (v % 64);
-        fewest = fewest.min(if free { s } else { u32::MAX });
+    // Word by word, each built in a register.
+    for (k, word) in unfixed.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for v in k * 64..n.min(k * 64 + 64) {
+            let s = size(v);
+            let free = s > 1;
+            bits |= u64::from(free) << (v % 64);
+            fewest = fewest.min(if free { s } else { u32::MAX });
+        }
+        *word = bits;
     }
     (fewest != u32::MAX).then_some(fewest)
 }
 
-/// Writes the variables with exactly `fewest` values into the bitset `tied` (zeroed).
+/// Writes the variables with exactly `fewest` values into the bitset `tied` (overwritten).
 #[inline]
 fn with_size(n: usize, size: impl Fn(usize) -> u32, fewest: u32, tied: &mut [u64]) {
-    for v in 0..n {
-        tied[v / 64] |= u64::from(size(v) == fewest) << (v % 64);
+    for (k, word) in tied.iter_mut().enumerate() {
+        let mut bits = 0u64;
+        for v in k * 64..n.min(k * 64 + 64) {
+            bits |= u64::from(size(v) == fewest) << (v % 64);
+        }
+        *word = bits;
     }
 }
 
