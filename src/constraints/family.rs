@@ -744,33 +744,26 @@ impl Family {
         let range = self.group_start[g] as usize..self.group_start[g + 1] as usize;
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
-        let mut once = 0u64;
-        let mut twice = 0u64;
-        let mut unfixed = 0u32;
-        // Branch-free: whether a cell is fixed is a coin toss for the branch predictor.
-        let mut count = |m: u64, s: u32| {
-            let free = !is_single(m);
-            let m = (m << s) & u64::from(free).wrapping_neg();
-            twice |= once & m;
-            once |= m;
-            unfixed += u32::from(free);
-        };
         let aligned = self.aligned::<S>() || self.plain[g];
-        if let (true, Ok(nine)) = (aligned, <&[u32; 9]>::try_from(cells)) {
+        let (once, twice, unfixed) = match (aligned, <&[u32; 9]>::try_from(cells)) {
             // Groups of nine (a 9×9 board's units, any nine-variable group): a loop of
             // known length unrolls, with no end for the predictor to guess on every scan.
-            for &c in nine {
-                count(work.masks[c as usize], 0);
+            (true, Ok(nine)) => count_cells(work.masks, nine),
+            (true, Err(_)) => tally(work.masks, cells),
+            (false, _) => {
+                let (mut once, mut twice, mut unfixed) = (0u64, 0u64, 0u32);
+                // As `count_cells`, each value moved into the group's value space.
+                for (&c, &s) in cells.iter().zip(shifts) {
+                    let m = work.masks[c as usize];
+                    let free = !is_single(m);
+                    let m = (m << s) & u64::from(free).wrapping_neg();
+                    twice |= once & m;
+                    once |= m;
+                    unfixed += u32::from(free);
+                }
+                (once, twice, unfixed)
             }
-        } else if aligned {
-            // No shifts to load; a small function of its own, where the loop keeps its
-            // pointers in registers.
-            (once, twice, unfixed) = tally(work.masks, cells);
-        } else {
-            for (&c, &s) in cells.iter().zip(shifts) {
-                count(work.masks[c as usize], s);
-            }
-        }
+        };
         let hidden = hidden_values(once, twice, unfixed)?;
         if hidden == 0 {
             return Ok(());
@@ -1002,9 +995,10 @@ impl ValueView {
 }
 
 /// Values seen in at least one and in at least two of the unfixed `cells`, and how many
-/// cells are unfixed.
-#[inline(never)]
-fn tally(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
+/// cells are unfixed. Branch-free: whether a cell is fixed is a coin toss for the branch
+/// predictor.
+#[inline(always)]
+fn count_cells(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
     let (mut once, mut twice, mut unfixed) = (0u64, 0u64, 0u32);
     for &c in cells {
         let m = masks[c as usize];
@@ -1015,6 +1009,13 @@ fn tally(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
         unfixed += u32::from(free);
     }
     (once, twice, unfixed)
+}
+
+/// [`count_cells`] in a small function of its own, where the loop keeps its pointers in
+/// registers.
+#[inline(never)]
+fn tally(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
+    count_cells(masks, cells)
 }
 
 /// The unions of the masks of `shared` (`I` cells) and of the two outside parts (`O`
