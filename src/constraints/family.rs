@@ -71,6 +71,9 @@ pub(crate) struct Family {
     tight: Vec<bool>,
     /// Which groups have no shifts (N-Queens' rows in a family that has some).
     plain: Vec<bool>,
+    /// For each group whose cells are consecutive in local order, its first cell;
+    /// `NO_RUN` for the others.
+    group_run: Vec<u32>,
     /// For each cell, every cell sharing a group with it (compressed rows), and where a
     /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
     /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
@@ -101,6 +104,9 @@ pub(crate) struct Family {
     /// [`LANES`] in a dense family so that a removal row is whole groups of lanes.
     row: usize,
 }
+
+/// `Family::group_run` of a group whose cells are not consecutive.
+const NO_RUN: u32 = u32::MAX;
 
 /// How many cells a dense family's removal loop handles per step.
 const LANES: usize = 4;
@@ -217,6 +223,16 @@ impl Family {
         }
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
         let plain: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
+        let group_run = (0..groups.len())
+            .map(|g| {
+                let cells = &group_cells[group_start[g] as usize..group_start[g + 1] as usize];
+                let consecutive = cells.windows(2).all(|w| w[1] == w[0] + 1);
+                match cells.first() {
+                    Some(&first) if consecutive => first,
+                    _ => NO_RUN,
+                }
+            })
+            .collect();
         let cell_tight = if groups.len() <= 64 {
             by_cell
                 .iter()
@@ -307,6 +323,7 @@ impl Family {
             pair_words,
             tight,
             plain,
+            group_run,
             vars,
             group_start,
             group_cells,
@@ -745,10 +762,19 @@ impl Family {
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
         let aligned = self.aligned::<S>() || self.plain[g];
+        let run = self.group_run[g];
         let (once, twice, unfixed) = match (aligned, <&[u32; 9]>::try_from(cells)) {
+            (true, Ok(_)) if run != NO_RUN => {
+                let run = run as usize;
+                count_masks(work.masks[run..run + 9].iter().copied())
+            }
             // Groups of nine (a 9×9 board's units, any nine-variable group): a loop of
             // known length unrolls, with no end for the predictor to guess on every scan.
             (true, Ok(nine)) => count_cells(work.masks, nine),
+            (true, Err(_)) if run != NO_RUN => {
+                let run = run as usize;
+                tally_run(&work.masks[run..run + cells.len()])
+            }
             (true, Err(_)) => tally(work.masks, cells),
             (false, _) => {
                 let (mut once, mut twice, mut unfixed) = (0u64, 0u64, 0u32);
@@ -999,9 +1025,14 @@ impl ValueView {
 /// predictor.
 #[inline(always)]
 fn count_cells(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
+    count_masks(cells.iter().map(|&c| masks[c as usize]))
+}
+
+/// [`count_cells`] over the masks themselves.
+#[inline(always)]
+fn count_masks(masks: impl IntoIterator<Item = u64>) -> (u64, u64, u32) {
     let (mut once, mut twice, mut unfixed) = (0u64, 0u64, 0u32);
-    for &c in cells {
-        let m = masks[c as usize];
+    for m in masks {
         let free = !is_single(m);
         let m = m & u64::from(free).wrapping_neg();
         twice |= once & m;
@@ -1016,6 +1047,13 @@ fn count_cells(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
 #[inline(never)]
 fn tally(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
     count_cells(masks, cells)
+}
+
+/// [`count_masks`] over a run of consecutive cells (N-Queens' row group, a board's
+/// rows): no indices to load and no bounds to check per cell.
+#[inline(never)]
+fn tally_run(masks: &[u64]) -> (u64, u64, u32) {
+    count_masks(masks.iter().copied())
 }
 
 /// The unions of the masks of `shared` (`I` cells) and of the two outside parts (`O`
