@@ -89,7 +89,8 @@ pub(crate) struct Family {
     pairs: Vec<[u32; 4]>,
     pair_cells: Vec<u32>,
     /// When every pair is a 9×9 board's box-line intersection (three shared cells, six
-    /// on each side), each pair's cells as one record: shared, then A's, then B's.
+    /// on each side) and the family has at most [`SMALL`] cells, each pair's cells as
+    /// one record: shared, then A's, then B's.
     box_lines: Vec<[u32; 15]>,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
@@ -103,6 +104,21 @@ pub(crate) struct Family {
     /// The working masks' length: the number of cells, rounded up to a multiple of
     /// [`LANES`] in a dense family so that a removal row is whole groups of lanes.
     row: usize,
+}
+
+/// Families of at most this many cells index their working masks through a fixed-size
+/// array.
+const SMALL: usize = 128;
+
+/// The first [`SMALL`] working masks as an array: a cell index reduced modulo its length
+/// (the identity for the cells of a family that small) needs no bounds check, where a
+/// slice index checks every load.
+#[inline(always)]
+fn small(masks: &[u64]) -> &[u64; SMALL] {
+    match masks.first_chunk() {
+        Some(array) => array,
+        None => &[0; SMALL],
+    }
 }
 
 /// `Family::group_run` of a group whose cells are not consecutive.
@@ -342,6 +358,7 @@ impl Family {
                         .filter(|_| shape == (3, 6, 6))
                 })
                 .collect::<Option<Vec<_>>>()
+                .filter(|_| n <= SMALL)
                 .unwrap_or_default(),
             pairs,
             pair_cells,
@@ -383,6 +400,12 @@ impl Family {
         }
     }
 
+    /// The working masks' length: at least [`SMALL`] words, so that a family of up to
+    /// that many cells can index them through a fixed-size array (see [`small`]).
+    fn span(&self) -> usize {
+        self.row.max(SMALL)
+    }
+
     fn num_groups(&self) -> usize {
         self.group_start.len() - 1
     }
@@ -398,7 +421,7 @@ impl Family {
     /// value-major view, the changed-cell bitset, the dirty group bitset and the touched
     /// and sweeping pair bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
-        self.row
+        self.span()
             + self.vars.len()
             + self.aux_words()
             + self.vars.len().div_ceil(64)
@@ -418,7 +441,7 @@ impl Family {
     fn run<S: Shape>(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
         let bits = self.num_groups().div_ceil(64);
-        let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(self.row);
+        let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(self.span());
         let (stack, rest) = rest.split_at_mut(n);
         let (places, rest) = rest.split_at_mut(self.aux_words());
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
@@ -465,7 +488,7 @@ impl Family {
         }
         if let Some(view) = self.view::<S>() {
             debug_assert!(
-                view.agrees_with(work.masks, work.places),
+                view.agrees_with(&work.masks[..self.vars.len()], work.places),
                 "the value-major view must be the transpose of the domains"
             );
             // Nobody watches the view: plain writes (of the changed words only), saved for
@@ -505,7 +528,7 @@ impl Family {
         if let Some(view) = self.view::<S>().filter(|_| everything(changes)) {
             // Every cell changed (the first run of a search): build the view from the
             // domains' set bits rather than rewrite every cell's bit of every value.
-            view.rebuild(work.masks, work.places);
+            view.rebuild(&work.masks[..self.vars.len()], work.places);
             for i in 0..self.vars.len() {
                 self.note_change(i, work.masks[i], work);
             }
@@ -770,6 +793,10 @@ impl Family {
             }
             // Groups of nine (a 9×9 board's units, any nine-variable group): a loop of
             // known length unrolls, with no end for the predictor to guess on every scan.
+            (true, Ok(nine)) if self.vars.len() <= SMALL => {
+                let masks = small(work.masks);
+                count_masks(nine.iter().map(|&c| masks[c as usize % SMALL]))
+            }
             (true, Ok(nine)) => count_cells(work.masks, nine),
             (true, Err(_)) if run != NO_RUN => {
                 let run = run as usize;
@@ -834,8 +861,12 @@ impl Family {
         if let Some(cells) = self.box_lines.get(p) {
             // One record per pair: no bounds to look up, and unions over arrays of known
             // length that unroll.
-            let union =
-                |cells: &[u32]| cells.iter().fold(0, |acc, &c| acc | work.masks[c as usize]);
+            let masks = small(work.masks);
+            let union = |cells: &[u32]| {
+                cells
+                    .iter()
+                    .fold(0, |acc, &c| acc | masks[c as usize % SMALL])
+            };
             let unions = [union(&cells[..3]), union(&cells[3..9]), union(&cells[9..])];
             let (to_b, to_a) = locked_values(unions, 9, 9);
             let mut changed = false;
