@@ -8,7 +8,7 @@ use crate::constraints::{compile, Constraint};
 use crate::model::Model;
 use crate::propagate::Watchers;
 use crate::search::VarInfo;
-use crate::store::Store;
+use crate::store::{Layout, Store};
 
 /// Compiled constraints of one model structure.
 #[derive(Clone, Debug)]
@@ -19,6 +19,8 @@ pub(crate) struct Compiled {
     pub(crate) scratch_words: usize,
     /// Words the propagators keep in the store beyond the domains.
     pub(crate) aux_words: usize,
+    /// Where each variable's words lie in a store of this model.
+    pub(crate) layout: Arc<[Layout]>,
 }
 
 impl Compiled {
@@ -26,6 +28,7 @@ impl Compiled {
         let store = Store::new(model.domains());
         let constraints: Arc<[Constraint]> = compile(model, &store).into();
         Compiled {
+            layout: store.shared_layout(),
             aux_words: constraints.iter().map(Constraint::aux_words).sum(),
             watchers: Arc::new(Watchers::new(store.num_vars(), &constraints)),
             info: Arc::new(VarInfo::new(model, &constraints)),

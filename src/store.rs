@@ -4,6 +4,8 @@
 //! One flat `Vec<u64>` keeps the whole search state in a few cache lines (81 words for a
 //! Sudoku) and lets the trail address any word by a single index.
 
+use std::sync::Arc;
+
 use crate::domain::Domain;
 use crate::trail::Trail;
 
@@ -20,7 +22,9 @@ pub(crate) struct Layout {
 pub(crate) struct Store {
     words: Vec<u64>,
     initial: Vec<u64>,
-    layout: Vec<Layout>,
+    /// Shared by every store of one compiled model (the layout depends only on the
+    /// domains' shapes, which fixing values does not change).
+    layout: Arc<[Layout]>,
     trail: Trail,
     /// Every variable has one word and all share one base.
     uniform: bool,
@@ -35,22 +39,37 @@ impl Store {
     /// A store holding `domains` followed by `aux` words that belong to no variable
     /// (propagators' own state, undone with the domains; initially 0), at level 0.
     pub(crate) fn with_aux(domains: &[Domain], aux: usize) -> Self {
-        let total = domains.iter().map(|d| d.words().len()).sum::<usize>() + aux;
+        let mut start = 0;
+        let layout: Arc<[Layout]> = domains
+            .iter()
+            .map(|d| {
+                let l = Layout {
+                    start,
+                    len: d.words().len() as u32,
+                    base: d.base(),
+                };
+                start += l.len;
+                l
+            })
+            .collect();
+        Self::with_layout(domains, layout, aux)
+    }
+
+    /// [`Store::with_aux`] for domains of the shapes `layout` describes (the layout of
+    /// an earlier store of the same model, shared rather than rebuilt).
+    pub(crate) fn with_layout(domains: &[Domain], layout: Arc<[Layout]>, aux: usize) -> Self {
+        debug_assert!(domains.len() == layout.len());
+        let total = layout.last().map_or(0, |l| (l.start + l.len) as usize) + aux;
         let mut words = Vec::with_capacity(total);
-        let mut layout = Vec::with_capacity(domains.len());
-        for d in domains {
-            layout.push(Layout {
-                start: words.len() as u32,
-                len: d.words().len() as u32,
-                base: d.base(),
-            });
+        for (d, l) in domains.iter().zip(layout.iter()) {
+            debug_assert!(d.words().len() == l.len as usize && d.base() == l.base);
             // Most domains are one word: a push, where `extend_from_slice` calls `memcpy`.
             match d.words() {
                 &[w] => words.push(w),
                 several => words.extend_from_slice(several),
             }
         }
-        words.resize(words.len() + aux, 0);
+        words.resize(total, 0);
         let uniform = layout
             .iter()
             .all(|l| l.len == 1 && l.base == layout[0].base);
@@ -61,6 +80,11 @@ impl Store {
             words,
             layout,
         }
+    }
+
+    /// The layout, to share with later stores of the same model.
+    pub(crate) fn shared_layout(&self) -> Arc<[Layout]> {
+        Arc::clone(&self.layout)
     }
 
     /// Back to the initial domains, level 0.

@@ -103,7 +103,11 @@ impl Solver {
     /// neighbours, ascending values) and no limits.
     pub fn new(model: &Model) -> Self {
         let compiled = model.compiled();
-        let store = Store::with_aux(model.domains(), compiled.aux_words);
+        let store = Store::with_layout(
+            model.domains(),
+            Arc::clone(&compiled.layout),
+            compiled.aux_words,
+        );
         let constraints = Arc::clone(&compiled.constraints);
         let info = Arc::clone(&compiled.info);
         let engine = Engine::new(store, &constraints, Arc::clone(&compiled.watchers));
