@@ -62,6 +62,9 @@ pub(crate) struct Family {
     /// The tight groups of each cell as one bitset word, when there are at most 64 groups
     /// (then marking a cell's groups is one OR).
     cell_tight: Vec<u64>,
+    /// When there are at most 64 groups and 64 pairs: per cell, its tight groups and the
+    /// pairs it lies outside of, side by side (one bounds check for both).
+    cell_marks: Vec<[u64; 2]>,
     /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
     /// intersection. Only a change there can confine a value of one group to the
     /// intersection, so only those pairs need another look.
@@ -334,6 +337,15 @@ impl Family {
             first_word: words.first().copied().filter(|_| consecutive),
             words,
             aligned,
+            cell_marks: if pair_words <= 1 {
+                cell_tight
+                    .iter()
+                    .enumerate()
+                    .map(|(c, &tight)| [tight, cell_pairs.get(c).copied().unwrap_or(0)])
+                    .collect()
+            } else {
+                Vec::new()
+            },
             cell_tight,
             cell_pairs,
             pair_words,
@@ -555,6 +567,13 @@ impl Family {
     /// outside of touched (for locked values).
     #[inline(always)]
     fn mark<S: Shape>(&self, cell: usize, work: &mut Work<'_, S>) {
+        if let (true, Some(&[groups, pairs])) = (S::PAIRS, self.cell_marks.get(cell)) {
+            work.dirty[0] |= groups;
+            if let Some(touched) = work.touched.first_mut() {
+                *touched |= pairs;
+            }
+            return;
+        }
         if let Some(&groups) = self.cell_tight.get(cell) {
             work.dirty[0] |= groups;
         } else {
