@@ -72,11 +72,10 @@ pub(crate) struct Family {
     pair_words: usize,
     /// Which groups are tight.
     tight: Vec<bool>,
-    /// Which groups have no shifts (N-Queens' rows in a family that has some).
-    plain: Vec<bool>,
-    /// For each group whose cells are consecutive in local order, its first cell;
-    /// `NO_RUN` for the others.
-    group_run: Vec<u32>,
+    /// What a hidden-single scan of each group needs, in one record: its cells'
+    /// bounds in `group_cells`, its first cell if they are consecutive (else `NO_RUN`),
+    /// and 1 if it has no shifts.
+    scans: Vec<[u32; 4]>,
     /// For each cell, every cell sharing a group with it (compressed rows), and where a
     /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
     /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
@@ -124,7 +123,7 @@ fn small(masks: &[u64]) -> &[u64; SMALL] {
     }
 }
 
-/// `Family::group_run` of a group whose cells are not consecutive.
+/// The run start (`Family::scans`) of a group whose cells are not consecutive.
 const NO_RUN: u32 = u32::MAX;
 
 /// How many cells a dense family's removal loop handles per step.
@@ -242,7 +241,7 @@ impl Family {
         }
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
         let plain: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
-        let group_run = (0..groups.len())
+        let group_run: Vec<u32> = (0..groups.len())
             .map(|g| {
                 let cells = &group_cells[group_start[g] as usize..group_start[g + 1] as usize];
                 let consecutive = cells.windows(2).all(|w| w[1] == w[0] + 1);
@@ -350,8 +349,16 @@ impl Family {
             cell_pairs,
             pair_words,
             tight,
-            plain,
-            group_run,
+            scans: (0..groups.len())
+                .map(|g| {
+                    [
+                        group_start[g],
+                        group_start[g + 1],
+                        group_run[g],
+                        u32::from(plain[g]),
+                    ]
+                })
+                .collect(),
             vars,
             group_start,
             group_cells,
@@ -800,11 +807,11 @@ impl Family {
     /// Rules 2 and 3 on group `g`, in its value space: pigeonhole, and hidden singles when
     /// every free value must be used.
     fn hidden_singles<S: Shape>(&self, g: usize, work: &mut Work<'_, S>) -> Result<(), Conflict> {
-        let range = self.group_start[g] as usize..self.group_start[g + 1] as usize;
+        let [from, to, run, plain] = self.scans[g];
+        let range = from as usize..to as usize;
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
-        let aligned = self.aligned::<S>() || self.plain[g];
-        let run = self.group_run[g];
+        let aligned = self.aligned::<S>() || plain == 1;
         let (once, twice, unfixed) = match (aligned, <&[u32; 9]>::try_from(cells)) {
             (true, Ok(_)) if run != NO_RUN => {
                 let run = run as usize;
