@@ -105,6 +105,26 @@ fn empty_board_has_several_solutions() {
 }
 
 #[test]
+fn small_boards_have_their_known_numbers_of_grids() {
+    // 288 completed 4×4 grids; 28,200,960 of 6×6 (2×3 boxes), so 28,200,960 / 6! =
+    // 39,168 complete a given first row (relabelling the symbols maps them one to one).
+    let cases = [
+        (".".repeat(16), 288),
+        (format!("1234{}", ".".repeat(12)), 12),
+        (format!("123456{}", ".".repeat(30)), 39_168),
+    ];
+    for (line, expected) in cases {
+        let board = Board::from_line(&line).unwrap();
+        let count = sudoku::count_solutions(&board, u64::MAX).unwrap();
+        assert_eq!(
+            (count.count, count.status),
+            (expected, CountStatus::Complete),
+            "{line}"
+        );
+    }
+}
+
+#[test]
 fn clashing_givens_are_invalid_and_not_solved() {
     let mut line = ".".repeat(81);
     line.replace_range(0..1, "7");

@@ -138,12 +138,15 @@ const LANES: usize = 4;
 struct ValueView {
     /// Words per bitset of cells.
     cell_words: usize,
-    /// Values, so the view is `values * cell_words` words.
+    /// Values, so the view is `values * cell_words` words, followed by `cell_words` words
+    /// for the bitset of fixed cells.
     values: usize,
     /// Store index of the view's first word.
     start: u32,
     /// Each cell's peers as a bitset of cells.
     peer_bits: Vec<u64>,
+    /// Each group's cells as a bitset of cells.
+    group_bits: Vec<u64>,
 }
 
 /// The most cells for which a family keeps a value-major view (its peer bitsets take
@@ -321,11 +324,19 @@ impl Family {
                     peer_bits[cell * cell_words + p as usize / 64] |= 1 << (p % 64);
                 }
             }
+            let mut group_bits = vec![0u64; groups.len() * cell_words];
+            for (g, group) in groups.iter().enumerate() {
+                for &v in &group.vars {
+                    let c = local(v) as usize;
+                    group_bits[g * cell_words + c / 64] |= 1 << (c % 64);
+                }
+            }
             ValueView {
                 cell_words,
                 values: width as usize,
                 start: aux_start,
                 peer_bits,
+                group_bits,
             }
         });
         Family {
@@ -433,7 +444,7 @@ impl Family {
     pub(crate) fn aux_words(&self) -> usize {
         self.view
             .as_ref()
-            .map_or(0, |view| view.values * view.cell_words)
+            .map_or(0, |view| (view.values + 1) * view.cell_words)
     }
 
     /// One word per variable for the domains and one for the stack of fixed cells, the
@@ -509,6 +520,13 @@ impl Family {
             debug_assert!(
                 view.agrees_with(&work.masks[..self.vars.len()], work.places),
                 "the value-major view must be the transpose of the domains"
+            );
+            debug_assert!(
+                (0..self.vars.len()).all(|c| {
+                    let fixed = work.places[view.fixed_at() + c / 64] >> (c % 64) & 1 == 1;
+                    fixed == is_single(work.masks[c])
+                }),
+                "the view's fixed cells must be the cells with one value"
             );
             // Nobody watches the view: plain writes (of the changed words only), saved for
             // undo.
@@ -637,6 +655,9 @@ impl Family {
         self.mark(cell, work);
         if is_single(mask) {
             work.push(cell);
+            if let Some(view) = self.view::<S>() {
+                work.places[view.fixed_at() + cell / 64] |= 1 << (cell % 64);
+            }
         }
     }
 
@@ -809,6 +830,9 @@ impl Family {
     fn hidden_singles<S: Shape>(&self, g: usize, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         let [from, to, run, plain] = self.scans[g];
         let range = from as usize..to as usize;
+        if let Some(view) = self.view::<S>() {
+            return self.hidden_singles_placed(view, g, range, run, work);
+        }
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
         let aligned = self.aligned::<S>() || plain == 1;
@@ -858,6 +882,61 @@ impl Family {
             }
             self.forget(c as usize, m & !(h >> s), work);
             self.narrow(c as usize, h >> s, work);
+        }
+        Ok(())
+    }
+
+    /// [`Family::hidden_singles`] in a family with a value-major view, which also keeps
+    /// the bitset of fixed cells. Once the fixed cells' values have left their peers
+    /// (always so when a group is scanned), a fixed cell's value lies in that cell only,
+    /// so the scan counts values over all cells without telling fixed cells apart:
+    /// fewer values than cells is the pigeonhole conflict, and values in one cell only
+    /// are hidden singles unless there are just as many as fixed cells (their values).
+    fn hidden_singles_placed<S: Shape>(
+        &self,
+        view: &ValueView,
+        g: usize,
+        range: std::ops::Range<usize>,
+        run: u32,
+        work: &mut Work<'_, S>,
+    ) -> Result<(), Conflict> {
+        let cells = &self.group_cells[range];
+        let (once, twice) = match <&[u32; 9]>::try_from(cells) {
+            Ok(_) if run != NO_RUN => {
+                // Nine consecutive cells: a run of known length, unrolled.
+                let run = run as usize;
+                union_twice(work.masks[run..run + 9].iter().copied())
+            }
+            _ if run != NO_RUN => {
+                let run = run as usize;
+                union_twice(work.masks[run..run + cells.len()].iter().copied())
+            }
+            Ok(nine) if self.vars.len() <= SMALL => {
+                let masks = small(work.masks);
+                union_twice(nine.iter().map(|&c| masks[c as usize % SMALL]))
+            }
+            _ => union_twice(cells.iter().map(|&c| work.masks[c as usize])),
+        };
+        let values = once.count_ones() as usize;
+        if values < cells.len() {
+            return Err(Conflict);
+        }
+        let hidden = once & !twice;
+        if values > cells.len() || hidden.count_ones() == view.fixed_in(g, work.places) {
+            // Not every value must be used, or the values in one cell are the fixed ones.
+            return Ok(());
+        }
+        for &c in cells {
+            let m = work.masks[c as usize];
+            let h = m & hidden;
+            if h == 0 || is_single(m) {
+                continue;
+            }
+            if !is_single(h) {
+                return Err(Conflict);
+            }
+            self.forget(c as usize, m & !h, work);
+            self.narrow(c as usize, h, work);
         }
         Ok(())
     }
@@ -1066,6 +1145,28 @@ impl ValueView {
         }
     }
 
+    /// Where the bitset of fixed cells starts in the view.
+    #[inline(always)]
+    fn fixed_at(&self) -> usize {
+        self.values * self.cell_words
+    }
+
+    /// How many cells of group `g` are fixed.
+    #[inline(always)]
+    fn fixed_in(&self, g: usize, places: &[u64]) -> u32 {
+        let (w, f) = (self.cell_words, self.fixed_at());
+        if w == 2 {
+            // Up to 128 cells (a 9×9 board): two words, no loop.
+            let (cells, fixed) = (&self.group_bits[g * 2..g * 2 + 2], &places[f..f + 2]);
+            return (cells[0] & fixed[0]).count_ones() + (cells[1] & fixed[1]).count_ones();
+        }
+        self.group_bits[g * w..(g + 1) * w]
+            .iter()
+            .zip(&places[f..f + w])
+            .map(|(g, f)| (g & f).count_ones())
+            .sum()
+    }
+
     /// Rewrites `cell`'s bit in every value's bitset from its domain `mask`.
     #[inline]
     fn refresh(&self, cell: usize, mask: u64, places: &mut [u64]) {
@@ -1074,7 +1175,17 @@ impl ValueView {
             let slot = &mut places[v * self.cell_words + k];
             *slot = (*slot & !bit) | (u64::from(mask >> v & 1 == 1) * bit);
         }
+        let slot = &mut places[self.fixed_at() + k];
+        *slot = (*slot & !bit) | (u64::from(is_single(mask)) * bit);
     }
+}
+
+/// The values of `masks`, and those in at least two of them.
+#[inline(always)]
+fn union_twice(masks: impl IntoIterator<Item = u64>) -> (u64, u64) {
+    masks
+        .into_iter()
+        .fold((0, 0), |(once, twice), m| (once | m, twice | (once & m)))
 }
 
 /// Values seen in at least one and in at least two of the unfixed `cells`, and how many
