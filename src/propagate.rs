@@ -142,6 +142,10 @@ pub(crate) struct Watchers {
     /// For each constraint, whether it is the only watcher of every one of its variables
     /// (then its own writes wake nobody).
     alone: Vec<bool>,
+    /// For each variable watched by exactly one constraint, on changes: that constraint,
+    /// where the variable's bit lies in `Engine::changes` (`UNTRACKED` if nowhere) and
+    /// which bit; `NO_CONSTRAINT` first for the other variables.
+    single_change: Vec<[u32; 3]>,
 }
 
 /// `change_local` entry of a constraint that keeps no list of changed variables.
@@ -191,10 +195,27 @@ impl Watchers {
             .enumerate()
             .map(|(c, constraint)| constraint.vars().iter().all(|&v| sole[v] == c as u32))
             .collect();
+        let single_change = change
+            .iter()
+            .zip(&change_local)
+            .zip(&fix)
+            .map(
+                |((c, local), f)| match (c.as_slice(), local.as_slice(), f.as_slice()) {
+                    ([only], [UNTRACKED], []) => [*only, UNTRACKED, 0],
+                    ([only], [local], []) => [
+                        *only,
+                        changes_start[*only as usize] + local / 64,
+                        local % 64,
+                    ],
+                    _ => [NO_CONSTRAINT, UNTRACKED, 0],
+                },
+            )
+            .collect();
         let (change_start, change) = compress(change);
         let (_, change_local) = compress(change_local);
         let (fix_start, fix) = compress(fix);
         Watchers {
+            single_change,
             alone,
             change_local,
             changes_start,
@@ -433,6 +454,19 @@ impl Engine {
     #[inline]
     fn wake(&mut self, var: usize, fixed: bool) {
         let w = &self.watchers;
+        if let Some(&[c, at, bit]) = w.single_change.get(var) {
+            // One change watcher and no fix watcher (every cell of a Sudoku or N-Queens
+            // family): no watch lists to walk.
+            if c != NO_CONSTRAINT {
+                if c != self.current {
+                    self.queue.push(c);
+                    if at != UNTRACKED {
+                        self.changes[at as usize] |= 1 << bit;
+                    }
+                }
+                return;
+            }
+        }
         let (from, to) = (w.change_start[var], w.change_start[var + 1]);
         for i in from as usize..to as usize {
             let c = w.change[i];
