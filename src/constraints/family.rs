@@ -13,7 +13,9 @@
 //! at; [`LockedValues`](super::LockedValues) between every two groups sharing two or more
 //! cells runs last, on pairs with a changed cell outside their intersection. The two inner
 //! loops whose branches are unpredictable (is this cell fixed? does this peer still hold
-//! the value?) are branch-free.
+//! the value?) are branch-free. A run is compiled once per [`Shape`] of family (with a
+//! value-major view, dense with shifts, general), so that each copy carries only the code
+//! its families need.
 
 use std::marker::PhantomData;
 
@@ -103,8 +105,9 @@ pub(crate) struct Family {
     /// Every cell is a peer of every other and `removals` is laid out over all cells:
     /// `removals[(bit * cells + cell) * row + other]`.
     dense: bool,
-    /// The working masks' length: the number of cells, rounded up to a multiple of
-    /// [`LANES`] in a dense family so that a removal row is whole groups of lanes.
+    /// A removal row's length in a dense family: the number of cells rounded up to a
+    /// multiple of [`LANES`], so that a row is whole groups of lanes (the number of cells
+    /// in other families).
     row: usize,
 }
 
@@ -447,9 +450,9 @@ impl Family {
             .map_or(0, |view| (view.values + 1) * view.cell_words)
     }
 
-    /// One word per variable for the domains and one for the stack of fixed cells, the
-    /// value-major view, the changed-cell bitset, the dirty group bitset and the touched
-    /// and sweeping pair bitsets.
+    /// The working masks ([`Family::span`] words: one per cell, padded), one word per cell
+    /// for the stack of fixed cells, the value-major view, the changed-cell bitset, the
+    /// dirty group bitset and the touched and sweeping pair bitsets.
     pub(crate) fn scratch_words(&self) -> usize {
         self.span()
             + self.vars.len()
@@ -831,7 +834,7 @@ impl Family {
         let [from, to, run, plain] = self.scans[g];
         let range = from as usize..to as usize;
         if let Some(view) = self.view::<S>() {
-            return self.hidden_singles_placed(view, g, range, run, work);
+            return self.hidden_singles_viewed(view, g, range, run, work);
         }
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
@@ -892,7 +895,7 @@ impl Family {
     /// so the scan counts values over all cells without telling fixed cells apart:
     /// fewer values than cells is the pigeonhole conflict, and values in one cell only
     /// are hidden singles unless there are just as many as fixed cells (their values).
-    fn hidden_singles_placed<S: Shape>(
+    fn hidden_singles_viewed<S: Shape>(
         &self,
         view: &ValueView,
         g: usize,
@@ -926,6 +929,7 @@ impl Family {
             // Not every value must be used, or the values in one cell are the fixed ones.
             return Ok(());
         }
+        // As at the end of `hidden_singles`, without shifts.
         for &c in cells {
             let m = work.masks[c as usize];
             let h = m & hidden;
