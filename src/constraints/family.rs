@@ -95,7 +95,7 @@ pub(crate) struct Family {
     /// When every pair is a 9×9 board's box-line intersection (three shared cells, six
     /// on each side) and the family has at most [`SMALL`] cells, each pair's cells as
     /// one record: shared, then A's, then B's.
-    box_lines: Vec<[u32; 15]>,
+    box_lines: Vec<[u8; 15]>,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
     /// The store index of the first cell's word when the cells' words are consecutive.
@@ -113,7 +113,7 @@ pub(crate) struct Family {
 
 /// Families of at most this many cells index their working masks through a fixed-size
 /// array.
-const SMALL: usize = 128;
+const SMALL: usize = 256;
 
 /// The first [`SMALL`] working masks as an array: a cell index reduced modulo its length
 /// (the identity for the cells of a family that small) needs no bounds check, where a
@@ -386,7 +386,10 @@ impl Family {
                 .iter()
                 .map(|&[begin, only_a, only_b, end]| {
                     let shape = (only_a - begin, only_b - only_a, end - only_b);
-                    <[u32; 15]>::try_from(&pair_cells[begin as usize..end as usize])
+                    let cells = &pair_cells[begin as usize..end as usize];
+                    // Cell indices below 256 (the family has at most SMALL cells).
+                    let bytes = cells.iter().map(|&c| c as u8).collect::<Vec<u8>>();
+                    <[u8; 15]>::try_from(bytes.as_slice())
                         .ok()
                         .filter(|_| shape == (3, 6, 6))
                 })
@@ -971,19 +974,16 @@ impl Family {
             // One record per pair: no bounds to look up, and unions over arrays of known
             // length that unroll.
             let masks = small(work.masks);
-            let union = |cells: &[u32]| {
-                cells
-                    .iter()
-                    .fold(0, |acc, &c| acc | masks[c as usize % SMALL])
-            };
+            // A byte indexes an array of 256 without a bounds check.
+            let union = |cells: &[u8]| cells.iter().fold(0, |acc, &c| acc | masks[usize::from(c)]);
             let unions = [union(&cells[..3]), union(&cells[3..9]), union(&cells[9..])];
             let (to_b, to_a) = locked_values(unions, 9, 9);
             let mut changed = false;
             if to_b != 0 {
-                changed |= self.remove(to_b, &cells[9..], work)?;
+                changed |= self.remove(to_b, cells[9..].iter().map(|&c| usize::from(c)), work)?;
             }
             if to_a != 0 {
-                changed |= self.remove(to_a, &cells[3..9], work)?;
+                changed |= self.remove(to_a, cells[3..9].iter().map(|&c| usize::from(c)), work)?;
             }
             return Ok(changed);
         }
@@ -1004,10 +1004,10 @@ impl Family {
         let (to_b, to_a) = locked_values(unions, shared.len() + a.len(), shared.len() + b.len());
         let mut changed = false;
         if to_b != 0 {
-            changed |= self.remove(to_b, b, work)?;
+            changed |= self.remove(to_b, b.iter().map(|&c| c as usize), work)?;
         }
         if to_a != 0 {
-            changed |= self.remove(to_a, a, work)?;
+            changed |= self.remove(to_a, a.iter().map(|&c| c as usize), work)?;
         }
         Ok(changed)
     }
@@ -1015,12 +1015,12 @@ impl Family {
     fn remove<S: Shape>(
         &self,
         values: u64,
-        cells: &[u32],
+        cells: impl IntoIterator<Item = usize>,
         work: &mut Work<'_, S>,
     ) -> Result<bool, Conflict> {
         let mut changed = false;
-        for &c in cells {
-            changed |= self.take_away(c as usize, values, work)?;
+        for c in cells {
+            changed |= self.take_away(c, values, work)?;
         }
         Ok(changed)
     }
