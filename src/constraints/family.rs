@@ -769,19 +769,7 @@ impl Family {
         removals: &[u64],
         work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
-        let mut hit = 0u64;
-        let masks = &mut work.masks[..removals.len()];
-        let lanes = masks
-            .chunks_exact_mut(LANES)
-            .zip(removals.chunks_exact(LANES));
-        for (q, (slots, removals)) in lanes.enumerate() {
-            let mut lost = 0u64;
-            for (j, (slot, &r)) in slots.iter_mut().zip(removals).enumerate() {
-                lost |= u64::from(*slot & r != 0) << j;
-                *slot &= !r;
-            }
-            hit |= lost << (q * LANES);
-        }
+        let hit = remove_by_lanes(&mut work.masks[..removals.len()], removals);
         for j in set_bits(hit) {
             self.narrow_or_fail(j, work.masks[j], work)?;
         }
@@ -1107,6 +1095,27 @@ impl<S> Work<'_, S> {
     fn union(&self, cells: &[u32]) -> u64 {
         cells.iter().fold(0, |acc, &c| acc | self.masks[c as usize])
     }
+}
+
+/// Removes `removals[j]` from `masks[j]` for every `j`, whole groups of [`LANES`] at a
+/// time, and returns the bitset of the masks that lost a value. A function of its own,
+/// so that the loop keeps its pointers in registers (inside a run it reloaded them from
+/// the stack on every group).
+#[inline(never)]
+fn remove_by_lanes(masks: &mut [u64], removals: &[u64]) -> u64 {
+    let mut hit = 0u64;
+    let lanes = masks
+        .chunks_exact_mut(LANES)
+        .zip(removals.chunks_exact(LANES));
+    for (q, (slots, removals)) in lanes.enumerate() {
+        let mut lost = 0u64;
+        for (j, (slot, &r)) in slots.iter_mut().zip(removals).enumerate() {
+            lost |= u64::from(*slot & r != 0) << j;
+            *slot &= !r;
+        }
+        hit |= lost << (q * LANES);
+    }
+    hit
 }
 
 /// Zeroes a scratch bitset. Most are one word or none, where a call to `memset` (what
