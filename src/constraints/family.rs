@@ -120,6 +120,8 @@ const SMALL: usize = 256;
 /// slice index checks every load.
 #[inline(always)]
 fn small(masks: &[u64]) -> &[u64; SMALL] {
+    // The working masks always span at least SMALL words (`Family::span`).
+    debug_assert!(masks.len() >= SMALL, "the working masks span SMALL words");
     match masks.first_chunk() {
         Some(array) => array,
         None => &[0; SMALL],
