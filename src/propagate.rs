@@ -355,10 +355,7 @@ impl Engine {
         if new == 0 {
             return Err(Conflict);
         }
-        let old = self.store.write_at(index, new);
-        if old != new && self.watchers.sole[var] != self.current {
-            self.wake(var, is_single(new));
-        }
+        self.write_back(var, index, new);
         Ok(())
     }
 

@@ -31,14 +31,9 @@ pub(crate) struct Store {
 }
 
 impl Store {
-    /// A store holding `domains`, at level 0.
+    /// A store holding `domains`, at level 0, with its own layout (the compiler's store;
+    /// solvers share the compiled layout through [`Store::with_layout`]).
     pub(crate) fn new(domains: &[Domain]) -> Self {
-        Self::with_aux(domains, 0)
-    }
-
-    /// A store holding `domains` followed by `aux` words that belong to no variable
-    /// (propagators' own state, undone with the domains; initially 0), at level 0.
-    pub(crate) fn with_aux(domains: &[Domain], aux: usize) -> Self {
         let mut start = 0;
         let layout: Arc<[Layout]> = domains
             .iter()
@@ -52,11 +47,13 @@ impl Store {
                 l
             })
             .collect();
-        Self::with_layout(domains, layout, aux)
+        Self::with_layout(domains, layout, 0)
     }
 
-    /// [`Store::with_aux`] for domains of the shapes `layout` describes (the layout of
-    /// an earlier store of the same model, shared rather than rebuilt).
+    /// A store holding `domains`, of the shapes `layout` describes (the layout of an
+    /// earlier store of the same model, shared rather than rebuilt), followed by `aux`
+    /// words that belong to no variable (propagators' own state, undone with the domains;
+    /// initially 0), at level 0.
     pub(crate) fn with_layout(domains: &[Domain], layout: Arc<[Layout]>, aux: usize) -> Self {
         debug_assert!(domains.len() == layout.len());
         let total = layout.last().map_or(0, |l| (l.start + l.len) as usize) + aux;

@@ -261,6 +261,10 @@ fn main() {
 
     // `--only sudoku|queens|coloring` runs one part of the table.
     let only = flag("--only").map(String::as_str);
+    if let Some(part) = only.filter(|p| !["sudoku", "queens", "coloring"].contains(p)) {
+        eprintln!("--only takes sudoku, queens or coloring, not {part:?}");
+        std::process::exit(2);
+    }
     let wanted = |part: &str| only.is_none_or(|o| o == part);
     let mut rows = Vec::new();
     if wanted("sudoku") {

@@ -61,11 +61,9 @@ pub(crate) struct Family {
     /// Groups of each cell, compressed rows.
     cell_start: Vec<u32>,
     cell_groups: Vec<u32>,
-    /// The tight groups of each cell as one bitset word, when there are at most 64 groups
-    /// (then marking a cell's groups is one OR).
-    cell_tight: Vec<u64>,
     /// When there are at most 64 groups and 64 pairs: per cell, its tight groups and the
-    /// pairs it lies outside of, side by side (one bounds check for both).
+    /// pairs it lies outside of as two bitset words, so that marking a cell is two ORs
+    /// after one bounds check (else the marks go through `cell_groups` and `cell_pairs`).
     cell_marks: Vec<[u64; 2]>,
     /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
     /// intersection. Only a change there can confine a value of one group to the
@@ -259,18 +257,6 @@ impl Family {
                 }
             })
             .collect();
-        let cell_tight = if groups.len() <= 64 {
-            by_cell
-                .iter()
-                .map(|m| {
-                    m.iter()
-                        .filter(|&&(g, _)| tight[g as usize])
-                        .fold(0u64, |acc, &(g, _)| acc | 1 << g)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
         let pair_words = pairs.len().div_ceil(64);
         let mut cell_pairs = vec![0u64; vars.len() * pair_words];
         for (p, &[_, only_a, _, end]) in pairs.iter().enumerate() {
@@ -278,6 +264,21 @@ impl Family {
                 cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
             }
         }
+        let cell_marks = if groups.len() <= 64 && pair_words <= 1 {
+            by_cell
+                .iter()
+                .enumerate()
+                .map(|(c, m)| {
+                    let groups = m
+                        .iter()
+                        .filter(|&&(g, _)| tight[g as usize])
+                        .fold(0u64, |acc, &(g, _)| acc | 1 << g);
+                    [groups, cell_pairs.get(c).copied().unwrap_or(0)]
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
@@ -352,16 +353,7 @@ impl Family {
             first_word: words.first().copied().filter(|_| consecutive),
             words,
             aligned,
-            cell_marks: if pair_words <= 1 {
-                cell_tight
-                    .iter()
-                    .enumerate()
-                    .map(|(c, &tight)| [tight, cell_pairs.get(c).copied().unwrap_or(0)])
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            cell_tight,
+            cell_marks,
             cell_pairs,
             pair_words,
             tight,
@@ -388,12 +380,9 @@ impl Family {
                 .iter()
                 .map(|&[begin, only_a, only_b, end]| {
                     let shape = (only_a - begin, only_b - only_a, end - only_b);
-                    let cells = &pair_cells[begin as usize..end as usize];
                     // Cell indices below 256 (the family has at most SMALL cells).
-                    let bytes = cells.iter().map(|&c| c as u8).collect::<Vec<u8>>();
-                    <[u8; 15]>::try_from(bytes.as_slice())
-                        .ok()
-                        .filter(|_| shape == (3, 6, 6))
+                    (shape == (3, 6, 6))
+                        .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
                 })
                 .collect::<Option<Vec<_>>>()
                 .filter(|_| n <= SMALL)
@@ -600,21 +589,17 @@ impl Family {
     /// outside of touched (for locked values).
     #[inline(always)]
     fn mark<S: Shape>(&self, cell: usize, work: &mut Work<'_, S>) {
-        if let (true, Some(&[groups, pairs])) = (S::PAIRS, self.cell_marks.get(cell)) {
+        if let Some(&[groups, pairs]) = self.cell_marks.get(cell) {
             work.dirty[0] |= groups;
-            if let Some(touched) = work.touched.first_mut() {
+            if let (true, Some(touched)) = (S::PAIRS, work.touched.first_mut()) {
                 *touched |= pairs;
             }
             return;
         }
-        if let Some(&groups) = self.cell_tight.get(cell) {
-            work.dirty[0] |= groups;
-        } else {
-            let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
-            for &g in &self.cell_groups[from as usize..to as usize] {
-                if self.tight[g as usize] {
-                    work.dirty[g as usize / 64] |= 1u64 << (g % 64);
-                }
+        let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
+        for &g in &self.cell_groups[from as usize..to as usize] {
+            if self.tight[g as usize] {
+                work.dirty[g as usize / 64] |= 1u64 << (g % 64);
             }
         }
         if !S::PAIRS {
@@ -967,15 +952,12 @@ impl Family {
             // A byte indexes an array of 256 without a bounds check.
             let union = |cells: &[u8]| cells.iter().fold(0, |acc, &c| acc | masks[usize::from(c)]);
             let unions = [union(&cells[..3]), union(&cells[3..9]), union(&cells[9..])];
-            let (to_b, to_a) = locked_values(unions, 9, 9);
-            let mut changed = false;
-            if to_b != 0 {
-                changed |= self.remove(to_b, cells[9..].iter().map(|&c| usize::from(c)), work)?;
-            }
-            if to_a != 0 {
-                changed |= self.remove(to_a, cells[3..9].iter().map(|&c| usize::from(c)), work)?;
-            }
-            return Ok(changed);
+            return self.lock(
+                locked_values(unions, 9, 9),
+                cells[3..9].iter().map(|&c| usize::from(c)),
+                cells[9..].iter().map(|&c| usize::from(c)),
+                work,
+            );
         }
         let [begin, only_a, only_b, end] = self.pairs[p];
         let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
@@ -984,33 +966,35 @@ impl Family {
             cells(only_a, only_b),
             cells(only_b, end),
         );
-        let unions = match (shared.len(), a.len(), b.len()) {
-            // The intersections of boxes and lines on a 9×9 board (other boards go through
-            // the loops): unions over arrays of known length unroll, with no loop whose
-            // end the predictor must guess.
-            (3, 6, 6) => unions_of::<3, 6>(shared, a, b, work.masks),
-            _ => [work.union(shared), work.union(a), work.union(b)],
-        };
-        let (to_b, to_a) = locked_values(unions, shared.len() + a.len(), shared.len() + b.len());
-        let mut changed = false;
-        if to_b != 0 {
-            changed |= self.remove(to_b, b.iter().map(|&c| c as usize), work)?;
-        }
-        if to_a != 0 {
-            changed |= self.remove(to_a, a.iter().map(|&c| c as usize), work)?;
-        }
-        Ok(changed)
+        let unions = [work.union(shared), work.union(a), work.union(b)];
+        self.lock(
+            locked_values(unions, shared.len() + a.len(), shared.len() + b.len()),
+            a.iter().map(|&c| c as usize),
+            b.iter().map(|&c| c as usize),
+            work,
+        )
     }
 
-    fn remove<S: Shape>(
+    /// Takes the values `to_b` out of the cells `b` and `to_a` out of `a` (the two
+    /// outside parts of a pair); true when something changed.
+    #[inline(always)]
+    fn lock<S: Shape>(
         &self,
-        values: u64,
-        cells: impl IntoIterator<Item = usize>,
+        (to_b, to_a): (u64, u64),
+        a: impl Iterator<Item = usize>,
+        b: impl Iterator<Item = usize>,
         work: &mut Work<'_, S>,
     ) -> Result<bool, Conflict> {
         let mut changed = false;
-        for c in cells {
-            changed |= self.take_away(c, values, work)?;
+        if to_b != 0 {
+            for c in b {
+                changed |= self.take_away(c, to_b, work)?;
+            }
+        }
+        if to_a != 0 {
+            for c in a {
+                changed |= self.take_away(c, to_a, work)?;
+            }
         }
         Ok(changed)
     }
@@ -1237,24 +1221,4 @@ fn tally(masks: &[u64], cells: &[u32]) -> (u64, u64, u32) {
 #[inline(never)]
 fn tally_run(masks: &[u64]) -> (u64, u64, u32) {
     count_masks(masks.iter().copied())
-}
-
-/// The unions of the masks of `shared` (`I` cells) and of the two outside parts (`O`
-/// cells each), for parts of those lengths.
-#[inline(always)]
-fn unions_of<const I: usize, const O: usize>(
-    shared: &[u32],
-    a: &[u32],
-    b: &[u32],
-    masks: &[u64],
-) -> [u64; 3] {
-    let union = |cells: &[u32]| cells.iter().fold(0, |acc, &c| acc | masks[c as usize]);
-    match (
-        <&[u32; I]>::try_from(shared),
-        <&[u32; O]>::try_from(a),
-        <&[u32; O]>::try_from(b),
-    ) {
-        (Ok(shared), Ok(a), Ok(b)) => [union(shared), union(a), union(b)],
-        _ => [union(shared), union(a), union(b)],
-    }
 }

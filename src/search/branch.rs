@@ -129,18 +129,7 @@ fn fewest_values_then_most(
     size: impl Fn(usize) -> u32,
     tie: impl Fn(usize) -> u32,
 ) -> Option<usize> {
-    let fewest = (0..n).map(&size).filter(|&s| s > 1).min()?;
-    most_among(n, size, fewest, tie)
-}
-
-/// Among the variables with `fewest` values, the first with the largest `tie(v)`.
-#[inline]
-fn most_among(
-    n: usize,
-    size: impl Fn(usize) -> u32,
-    fewest: u32,
-    tie: impl Fn(usize) -> u32,
-) -> Option<usize> {
+    let fewest = fewest_values_count(n, &size)?;
     first_with_most((0..n).filter(|&v| size(v) == fewest), tie)
 }
 

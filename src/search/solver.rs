@@ -296,8 +296,8 @@ impl Solver {
         self.snapshots.clear();
     }
 
-    /// Ends a search that stopped at a solution: the clock stops, and a later search starts
-    /// afresh.
+    /// Ends a search (`solve` and `count` also end it at a solution): the clock stops,
+    /// and a later search starts afresh.
     fn finish(&mut self) {
         self.phase = Phase::Done;
         self.stats.elapsed = self.started.elapsed();
@@ -312,8 +312,7 @@ impl Solver {
         self.last = event;
         self.stats.propagations = self.engine.propagations;
         if event != Event::Solution {
-            self.phase = Phase::Done;
-            self.stats.elapsed = self.started.elapsed();
+            self.finish();
         }
         if event == Event::Exhausted {
             self.explored = 1.0;
