@@ -1,5 +1,6 @@
 //! A fixed workload for profilers (`valgrind --tool=callgrind`):
-//! `profile sudoku FILE [count]` or `profile queens N`.
+//! `profile sudoku FILE [count]`, `profile peer FILE [count]` (the `sudoku` crate) or
+//! `profile queens N`.
 
 use bitcsp::sudoku::{self, Board};
 use bitcsp::{queens, Solver};
@@ -37,6 +38,21 @@ fn main() {
             }
             println!("nodes {nodes}");
         }
+        Some("peer") => {
+            // The `sudoku` crate on the same file, for instruction counts to compare with.
+            let text = std::fs::read_to_string(&args[2]).expect("puzzle file");
+            let counting = args.get(3).is_some_and(|a| a == "count");
+            let mut solved = 0;
+            for line in text.lines().filter(|l| !l.is_empty()) {
+                let s = ::sudoku::Sudoku::from_str_line(line).expect("valid puzzle");
+                solved += usize::from(if counting {
+                    s.solutions_count_up_to(2) == 1
+                } else {
+                    s.some_solution().is_some()
+                });
+            }
+            println!("solved {solved}");
+        }
         Some("queens") => {
             let n: usize = args[2].parse().expect("n");
             let (model, _) = queens::model(n).expect("model");
@@ -49,6 +65,6 @@ fn main() {
             }
             println!("{:?} {:?}", solver.count(None), solver.stats());
         }
-        _ => eprintln!("usage: profile sudoku FILE [count] | profile queens N"),
+        _ => eprintln!("usage: profile sudoku|peer FILE [count] | profile queens N"),
     }
 }
