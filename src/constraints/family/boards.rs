@@ -10,11 +10,12 @@
 //! - a group with no place for a value is a conflict, and a group with one place holds a
 //!   hidden single: one AND with the group's cells;
 //! - a value confined to the intersection of two groups in one of them leaves the other's
-//!   own cells (locked values): two ANDs.
+//!   own cells (locked values): one AND per intersection of the group, tried only when
+//!   the group has no more places for the value than its largest intersection holds.
 //!
-//! Only what changed is looked at again: a value's hidden singles in the groups of the
-//! cells it left or entered since that value was last scanned, its locked values in the
-//! pairs those cells lie outside of.
+//! Only what changed is looked at again: a value's groups are scanned (hidden singles,
+//! conflict, locked values) when cells of theirs left or entered the value since it was
+//! last scanned.
 //!
 //! The per-cell engine run keeps domains per cell and pays for every fixed value with a
 //! visit to each peer that held it, and for every change with a scan of the cell's
@@ -34,12 +35,12 @@ pub(super) const MAX_CELLS: usize = 128;
 /// Value-major bitboards of a family: one bitset of cells per value.
 pub(super) type Places = [u128; MAX_VALUES];
 
-/// The most groups, and the most pairs of groups: one bit each in a word.
+/// The most groups: one bit each in a word.
 const MAX_GROUPS: usize = 64;
 
 /// The static bitsets of a family of permutation groups, in arrays of fixed length so
-/// that a cell, group or pair index reduced modulo the length (the identity here) needs
-/// no bounds check in the hot loops.
+/// that a cell or group index reduced modulo the length (the identity here) needs no
+/// bounds check in the hot loops.
 #[derive(Clone, Debug)]
 pub(super) struct Boards {
     /// Values (bits of the cells' domains), at most [`MAX_VALUES`].
@@ -52,33 +53,24 @@ pub(super) struct Boards {
     peers: Box<[u128; MAX_CELLS]>,
     /// Each group's cells.
     groups: Box<[u128; MAX_GROUPS]>,
-    /// For each two groups sharing two or more cells, the cells of each outside the
-    /// intersection.
-    sides: Box<[[u128; 2]; MAX_GROUPS]>,
     /// Each cell's groups, as a bitset of groups.
     cell_groups: Box<[u64; MAX_CELLS]>,
-    /// For each cell, the pairs (in `sides`) in which it lies outside the intersection:
-    /// only a change there can confine a value to the intersection.
-    cell_pairs: Box<[u64; MAX_CELLS]>,
+    /// For each group, the most cells it shares with another group (two or more; 0 when
+    /// it shares at most one with each): with more places than that for a value, the
+    /// value cannot be confined to an intersection.
+    lockable: Box<[u32; MAX_GROUPS]>,
+    /// For each group `g`, `locks[lock_start[g]..lock_start[g + 1]]`: each group sharing
+    /// two or more cells with it, as the shared cells and that group's other cells.
+    lock_start: Vec<u32>,
+    locks: Vec<[u128; 2]>,
 }
 
 impl Boards {
     /// The boards of a family with `values` values whose groups are `groups` (lists of
-    /// cells, each a permutation of the values) and whose pairs of groups sharing two or
-    /// more cells are `pairs` (the cells of each group outside the intersection). `None`
-    /// when the family is too large: over [`MAX_CELLS`] cells, [`MAX_VALUES`] values, or
-    /// 64 groups or pairs.
-    pub(super) fn new(
-        cells: usize,
-        values: usize,
-        groups: &[Vec<usize>],
-        pairs: &[[Vec<usize>; 2]],
-    ) -> Option<Self> {
-        if cells > MAX_CELLS
-            || values > MAX_VALUES
-            || groups.len() > MAX_GROUPS
-            || pairs.len() > MAX_GROUPS
-        {
+    /// cells, each a permutation of the values). `None` when the family is too large:
+    /// over [`MAX_CELLS`] cells, [`MAX_VALUES`] values or 64 groups.
+    pub(super) fn new(cells: usize, values: usize, groups: &[Vec<usize>]) -> Option<Self> {
+        if cells > MAX_CELLS || values > MAX_VALUES || groups.len() > MAX_GROUPS {
             return None;
         }
         let bits = |list: &[usize]| list.iter().fold(0u128, |acc, &c| acc | 1 << c);
@@ -95,9 +87,10 @@ impl Boards {
             },
             peers: Box::new([0; MAX_CELLS]),
             groups: Box::new([0; MAX_GROUPS]),
-            sides: Box::new([[0; 2]; MAX_GROUPS]),
             cell_groups: Box::new([0; MAX_CELLS]),
-            cell_pairs: Box::new([0; MAX_CELLS]),
+            lockable: Box::new([0; MAX_GROUPS]),
+            lock_start: vec![0],
+            locks: Vec::new(),
         };
         for (g, cells) in groups.iter().enumerate() {
             let members = bits(cells);
@@ -107,11 +100,16 @@ impl Boards {
                 boards.cell_groups[c] |= 1 << g;
             }
         }
-        for (q, [a, b]) in pairs.iter().enumerate() {
-            boards.sides[q] = [bits(a), bits(b)];
-            for &c in a.iter().chain(b) {
-                boards.cell_pairs[c] |= 1 << q;
+        for g in 0..groups.len() {
+            let mine = boards.groups[g];
+            for (h, &theirs) in boards.groups[..groups.len()].iter().enumerate() {
+                let shared = mine & theirs;
+                if h != g && shared.count_ones() >= 2 {
+                    boards.locks.push([shared, theirs & !shared]);
+                    boards.lockable[g] = boards.lockable[g].max(shared.count_ones());
+                }
             }
+            boards.lock_start.push(boards.locks.len() as u32);
         }
         Some(boards)
     }
@@ -131,13 +129,10 @@ impl Boards {
         fixed: &mut u128,
         seen: &Places,
     ) -> Result<(), Conflict> {
-        let (mut scanned, mut swept) = (*seen, *seen);
+        let mut scanned = *seen;
         loop {
             self.settle_singles(places, fixed)?;
-            if self.hidden_singles(places, *fixed, &mut scanned)? {
-                continue;
-            }
-            if !self.locked_values(places, &mut swept) {
+            if !self.scan_groups(places, *fixed, &mut scanned)? {
                 return Ok(());
             }
         }
@@ -172,18 +167,20 @@ impl Boards {
         }
     }
 
-    /// Hidden singles, in the groups of the cells each value left since it was last
-    /// scanned: a group with one place for a value gives that cell the value (it leaves
-    /// every other value's bitboard). True when one was placed.
-    fn hidden_singles(
+    /// Scans the groups of the cells each value left since it was last scanned: a
+    /// group with no place for the value is a conflict; one place is a hidden single (the
+    /// cell leaves every other value's bitboard); places all inside the group's
+    /// intersection with another group are locked values (the value leaves that group's
+    /// other cells). True when something changed.
+    fn scan_groups(
         &self,
         places: &mut Places,
         fixed: u128,
         scanned: &mut Places,
     ) -> Result<bool, Conflict> {
-        let mut placed = false;
+        let mut changed = false;
         for u in (0..self.values).map(|u| u % MAX_VALUES) {
-            let p = places[u];
+            let mut p = places[u];
             let moved = p ^ scanned[u];
             if moved == 0 {
                 continue;
@@ -196,52 +193,44 @@ impl Boards {
                 self.groups_of(moved)
             };
             scanned[u] = p;
-            for g in set_bits(groups) {
-                let here = p & self.groups[g % MAX_GROUPS];
-                if here == 0 {
+            for g in set_bits(groups).map(|g| g % MAX_GROUPS) {
+                let here = p & self.groups[g];
+                let count = here.count_ones();
+                if count == 0 {
                     return Err(Conflict);
                 }
-                if here.count_ones() == 1 && here & fixed == 0 {
-                    // The cell leaves every other value: all of them, then back to `u`.
-                    for q in places[..self.values].iter_mut() {
-                        *q &= !here;
+                if count == 1 {
+                    if here & fixed == 0 {
+                        // The cell leaves every other value: all of them, then back to
+                        // `u`.
+                        for q in places[..self.values].iter_mut() {
+                            *q &= !here;
+                        }
+                        places[u] = p;
+                        changed = true;
                     }
-                    places[u] = p;
-                    placed = true;
+                } else if count <= self.lockable[g] {
+                    p = self.lock(g, here, p);
                 }
             }
+            changed |= p != places[u];
+            places[u] = p;
         }
-        Ok(placed)
+        Ok(changed)
     }
 
-    /// Locked values, in the pairs outside whose intersection each value moved since it
-    /// was last swept: a value with no place on one side of a pair is confined to the
-    /// intersection in that group, so it leaves the other side. True when one left.
-    fn locked_values(&self, places: &mut Places, swept: &mut Places) -> bool {
-        let mut changed = false;
-        for u in (0..self.values).map(|u| u % MAX_VALUES) {
-            let moved = places[u] ^ swept[u];
-            if moved == 0 {
-                continue;
-            }
-            swept[u] = places[u];
-            let mut pairs = 0u64;
-            let mut cells = moved;
-            while cells != 0 {
-                pairs |= self.cell_pairs[cells.trailing_zeros() as usize % MAX_CELLS];
-                cells &= cells - 1;
-            }
-            for q in set_bits(pairs) {
-                let [a, b] = self.sides[q % MAX_GROUPS];
-                let p = places[u];
-                if (p & a == 0) != (p & b == 0) {
-                    // One side is empty already: clearing both clears the other.
-                    places[u] = p & !(a | b);
-                    changed = true;
-                }
+    /// Locked values for a value whose places in group `g` are `here` and in the whole
+    /// family `p`: for each group sharing cells with `g` that hold all of `here`, the
+    /// value leaves that group's other cells. Returns the new places.
+    #[inline]
+    fn lock(&self, g: usize, here: u128, mut p: u128) -> u128 {
+        let range = self.lock_start[g] as usize..self.lock_start[g + 1] as usize;
+        for &[shared, others] in &self.locks[range] {
+            if here & !shared == 0 {
+                p &= !others;
             }
         }
-        changed
+        p
     }
 
     /// The groups of the cells in `cells`.

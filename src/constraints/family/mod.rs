@@ -359,18 +359,6 @@ impl Family {
                     .all(|g| g.tight && g.vars.len() == width as usize)
             })
             .and_then(|_| {
-                let cells_of = |from: u32, to: u32| -> Vec<usize> {
-                    pair_cells[from as usize..to as usize]
-                        .iter()
-                        .map(|&c| c as usize)
-                        .collect()
-                };
-                let sides: Vec<[Vec<usize>; 2]> = pairs
-                    .iter()
-                    .map(|&[_, only_a, only_b, end]| {
-                        [cells_of(only_a, only_b), cells_of(only_b, end)]
-                    })
-                    .collect();
                 let members: Vec<Vec<usize>> = (0..groups.len())
                     .map(|g| {
                         group_cells[group_start[g] as usize..group_start[g + 1] as usize]
@@ -379,7 +367,7 @@ impl Family {
                             .collect()
                     })
                     .collect();
-                Boards::new(n, width as usize, &members, &sides)
+                Boards::new(n, width as usize, &members)
             });
         Family {
             dense,
