@@ -313,10 +313,11 @@ impl Latin {
     }
 
     /// The engine's count. With `compile_first` the model is compiled with full domains
-    /// and the values removed from a clone (as `sudoku::model` fixes givens): every group
-    /// is then a permutation of the values, which the family propagates on value-major
-    /// bitboards. Without it the removals can leave groups short of values, and the family
-    /// takes its per-cell run.
+    /// and the values removed afterwards (as `sudoku::model` fixes givens on a clone of a
+    /// compiled template): every group is then a permutation of the values, so the family
+    /// keeps a value-major view and runs hidden singles and locked values on every group.
+    /// Without it the removals can leave groups short of values (not tight, so they act
+    /// only through fixed cells) and the family compiles differently.
     fn count_by_engine(&self, compile_first: bool) -> u64 {
         let n = self.n;
         let mut m = Model::new();
@@ -382,9 +383,8 @@ fn latin() -> impl Strategy<Value = Latin> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
-    /// Families of permutation groups (rows, columns, a diagonal) run on bitboards when
-    /// compiled with full domains and per cell otherwise: both count what backtracking
-    /// counts.
+    /// Families of permutation groups (rows, columns, a diagonal, 4×4 boxes), compiled
+    /// with full or with narrowed domains, count what backtracking counts.
     #[test]
     fn latin_squares_match_backtracking(square in latin()) {
         let expected = square.count_by_backtracking(&mut Vec::new());

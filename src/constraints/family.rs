@@ -17,11 +17,8 @@
 //! value-major view, dense with shifts, general), so that each copy carries only the code
 //! its families need.
 
-mod boards;
-
 use std::marker::PhantomData;
 
-use self::boards::{Boards, Places, MAX_VALUES};
 use super::all_different::hidden_values;
 use super::locked_values::locked_values;
 use super::{is_single, set_bits};
@@ -103,9 +100,6 @@ pub(crate) struct Family {
     first_word: Option<u32>,
     /// The value-major view of an aligned family, if it has one.
     view: Option<ValueView>,
-    /// When every group is a permutation of the family's values and the family is small
-    /// enough: its bitsets for a run on the view alone (see [`boards`]).
-    boards: Option<Boards>,
     /// Every cell is a peer of every other and `removals` is laid out over all cells:
     /// `removals[(bit * cells + cell) * row + other]`.
     dense: bool,
@@ -351,29 +345,10 @@ impl Family {
                 group_bits,
             }
         });
-        let boards = view
-            .as_ref()
-            .filter(|_| {
-                groups
-                    .iter()
-                    .all(|g| g.tight && g.vars.len() == width as usize)
-            })
-            .and_then(|_| {
-                let members: Vec<Vec<usize>> = (0..groups.len())
-                    .map(|g| {
-                        group_cells[group_start[g] as usize..group_start[g + 1] as usize]
-                            .iter()
-                            .map(|&c| c as usize)
-                            .collect()
-                    })
-                    .collect();
-                Boards::new(n, width as usize, &members)
-            });
         Family {
             dense,
             row,
             view,
-            boards,
             removals,
             first_word: words.first().copied().filter(|_| consecutive),
             words,
@@ -511,22 +486,18 @@ impl Family {
             shape: PhantomData,
         };
         clear(work.changed);
-        if let (Some(boards), Some(view)) = (&self.boards, self.view::<S>()) {
-            self.run_on_boards(boards, view, e, &mut work)?;
-        } else {
-            clear(work.dirty);
-            clear(work.touched);
-            self.load(e, &mut work);
-            loop {
-                self.eliminate_fixed_values(&mut work)?;
-                if let Some(g) = first_set(work.dirty) {
-                    work.dirty[g / 64] &= !(1 << (g % 64));
-                    self.hidden_singles(g, &mut work)?;
-                    continue;
-                }
-                if !self.apply_locked_values(&mut work)? {
-                    break;
-                }
+        clear(work.dirty);
+        clear(work.touched);
+        self.load(e, &mut work);
+        loop {
+            self.eliminate_fixed_values(&mut work)?;
+            if let Some(g) = first_set(work.dirty) {
+                work.dirty[g / 64] &= !(1 << (g % 64));
+                self.hidden_singles(g, &mut work)?;
+                continue;
+            }
+            if !self.apply_locked_values(&mut work)? {
+                break;
             }
         }
         if let (Some(first), true) = (self.first_word, e.watches_alone()) {
@@ -558,85 +529,6 @@ impl Family {
             // undo.
             for (j, &w) in work.places.iter().enumerate() {
                 e.store.write_at(view.start as usize + j, w);
-            }
-        }
-        Ok(())
-    }
-
-    /// The fixed point on the value-major view alone ([`boards`]): the domains and the view
-    /// are read from the store, the view is propagated, and the cells whose bits changed
-    /// get their masks back from it, ready to be written back.
-    fn run_on_boards<S: Shape>(
-        &self,
-        boards: &Boards,
-        view: &ValueView,
-        e: &mut Engine,
-        work: &mut Work<'_, S>,
-    ) -> Result<(), Conflict> {
-        let n = self.vars.len();
-        let values = boards.values();
-        let (store, changes) = e.store_and_changes();
-        match self.first_word {
-            Some(first) => work.masks[..n].copy_from_slice(store.words_from(first as usize, n)),
-            None => {
-                for (mask, &w) in work.masks.iter_mut().zip(&self.words) {
-                    *mask = store.word_at(w as usize);
-                }
-            }
-        }
-        let stored = store.words_from(view.start as usize, work.places.len());
-        let word = |j: usize| -> u128 {
-            match view.cell_words {
-                1 => u128::from(stored[j]),
-                _ => u128::from(stored[2 * j]) | u128::from(stored[2 * j + 1]) << 64,
-            }
-        };
-        let mut places: Places = [0; MAX_VALUES];
-        for (u, p) in places.iter_mut().enumerate().take(values) {
-            *p = word(u);
-        }
-        let mut fixed = word(values);
-        let everything = changes
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum::<usize>()
-            == n;
-        let seen = if everything {
-            // The first run of a search: no earlier fixed point to start from.
-            fixed = 0;
-            places = transpose(&work.masks[..n], values);
-            [0; MAX_VALUES]
-        } else {
-            let seen = places;
-            for (k, changed) in changes.iter().enumerate() {
-                for c in set_bits(*changed).map(|b| k * 64 + b) {
-                    let m = work.masks[c];
-                    for (u, p) in places.iter_mut().enumerate().take(values) {
-                        *p = (*p & !(1 << c)) | u128::from(m >> u & 1) << c;
-                    }
-                }
-            }
-            seen
-        };
-        changes.fill(0);
-        let loaded = places;
-        boards.propagate(&mut places, &mut fixed, &seen)?;
-        let changed = (0..values).fold(0u128, |acc, u| acc | (places[u] ^ loaded[u]));
-        for c in set_bits128(changed) {
-            work.masks[c] = 0;
-        }
-        for (u, &p) in places.iter().enumerate().take(values) {
-            for c in set_bits128(p & changed) {
-                work.masks[c] |= 1 << u;
-            }
-        }
-        for (k, w) in work.changed.iter_mut().enumerate() {
-            *w = (changed >> (64 * k)) as u64;
-        }
-        let out = work.places.chunks_exact_mut(view.cell_words);
-        for (slot, p) in out.zip(places.iter().take(values).chain([&fixed])) {
-            for (k, w) in slot.iter_mut().enumerate() {
-                *w = (p >> (64 * k)) as u64;
             }
         }
         Ok(())
@@ -1285,37 +1177,6 @@ impl ValueView {
         let slot = &mut places[self.fixed_at() + k];
         *slot = (*slot & !bit) | (u64::from(is_single(mask)) * bit);
     }
-}
-
-/// The value-major bitboards of `masks` (at most 128 cells, `values` values): cells
-/// holding every value (most of them, before the first run) are gathered once.
-fn transpose(masks: &[u64], values: usize) -> Places {
-    let every = u64::MAX >> (64 - values);
-    let mut places: Places = [0; MAX_VALUES];
-    let mut full = 0u128;
-    for (c, &m) in masks.iter().enumerate() {
-        if m & every == every {
-            full |= 1 << c;
-            continue;
-        }
-        for u in set_bits(m & every) {
-            places[u] |= 1 << c;
-        }
-    }
-    for p in places.iter_mut().take(values) {
-        *p |= full;
-    }
-    places
-}
-
-/// The indices of the set bits of `w`, lowest first.
-#[inline]
-fn set_bits128(mut w: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let bit = (w != 0).then(|| w.trailing_zeros() as usize)?;
-        w &= w - 1;
-        Some(bit)
-    })
 }
 
 /// The values of `masks`, and those in at least two of them.
