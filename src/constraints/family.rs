@@ -1133,15 +1133,32 @@ impl ValueView {
         })
     }
 
-    /// The view of the domains `masks`, from scratch.
+    /// The view of the domains `masks`, from scratch. Cells holding every value (most of
+    /// them before the first run of a search) are gathered into one bitset that every
+    /// value then takes with one OR per word, rather than set value by value.
     fn rebuild(&self, masks: &[u64], places: &mut [u64]) {
         places.fill(0);
+        let every = u64::MAX >> (64 - self.values);
+        let (by_value, fixed) = places.split_at_mut(self.fixed_at());
+        // The bitset of fixed cells is rebuilt by the caller: meanwhile it holds the cells
+        // with every value.
+        let full = &mut fixed[..self.cell_words];
         for (cell, &m) in masks.iter().enumerate() {
             let (k, bit) = (cell / 64, 1u64 << (cell % 64));
-            for v in set_bits(m & (u64::MAX >> (64 - self.values))) {
-                places[v * self.cell_words + k] |= bit;
+            if m & every == every {
+                full[k] |= bit;
+                continue;
+            }
+            for v in set_bits(m & every) {
+                by_value[v * self.cell_words + k] |= bit;
             }
         }
+        for value in by_value.chunks_exact_mut(self.cell_words) {
+            for (w, &f) in value.iter_mut().zip(full.iter()) {
+                *w |= f;
+            }
+        }
+        clear(full);
     }
 
     /// Where the bitset of fixed cells starts in the view.
