@@ -757,7 +757,7 @@ impl Family {
         work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
         let hit = remove_by_lanes(&mut work.masks[..removals.len()], removals);
-        for j in set_bits(hit) {
+        for j in set_bits(hit).map(lane_major_cell) {
             self.narrow_or_fail(j, work.masks[j], work)?;
         }
         Ok(())
@@ -1084,24 +1084,38 @@ impl<S> Work<'_, S> {
 }
 
 /// Removes `removals[j]` from `masks[j]` for every `j`, whole groups of [`LANES`] at a
-/// time, and returns the bitset of the masks that lost a value. A function of its own,
-/// so that the loop keeps its pointers in registers (inside a run it reloaded them from
-/// the stack on every group).
+/// time, and returns the masks that lost a value as a lane-major bitset: mask
+/// `q * LANES + j` is bit `j * GROUPS + q` (see [`lane_major_cell`]). Each lane keeps its
+/// own word of bits, all shifted by the same group index, and "lost a value" is computed
+/// arithmetically, so the loop vectorises without per-lane shifts or compares. A
+/// function of its own, so that the loop keeps its pointers in registers (inside a run
+/// it reloaded them from the stack on every group).
 #[inline(never)]
 fn remove_by_lanes(masks: &mut [u64], removals: &[u64]) -> u64 {
-    let mut hit = 0u64;
+    let mut lost = [0u64; LANES];
     let lanes = masks
         .chunks_exact_mut(LANES)
         .zip(removals.chunks_exact(LANES));
     for (q, (slots, removals)) in lanes.enumerate() {
-        let mut lost = 0u64;
-        for (j, (slot, &r)) in slots.iter_mut().zip(removals).enumerate() {
-            lost |= u64::from(*slot & r != 0) << j;
+        for ((slot, &r), lost) in slots.iter_mut().zip(removals).zip(lost.iter_mut()) {
+            let taken = *slot & r;
+            // 1 when `taken` is not zero: its top bit or the top bit of its negation.
+            *lost |= ((taken | taken.wrapping_neg()) >> 63) << (q % GROUPS);
             *slot &= !r;
         }
-        hit |= lost << (q * LANES);
     }
-    hit
+    lost.iter()
+        .enumerate()
+        .fold(0, |hit, (j, &bits)| hit | bits << (j * GROUPS))
+}
+
+/// Groups of [`LANES`] masks in a dense family's row (at most 64 masks).
+const GROUPS: usize = 64 / LANES;
+
+/// The mask index of bit `bit` of a lane-major bitset from [`remove_by_lanes`].
+#[inline(always)]
+fn lane_major_cell(bit: usize) -> usize {
+    (bit % GROUPS) * LANES + bit / GROUPS
 }
 
 /// Zeroes a scratch bitset. Most are one word or none, where a call to `memset` (what
