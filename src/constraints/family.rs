@@ -907,18 +907,22 @@ impl Family {
             // Not every value must be used, or the values in one cell are the fixed ones.
             return Ok(());
         }
-        // As at the end of `hidden_singles`, without shifts.
-        for &c in cells {
+        // Which cells take a hidden value, found without a branch per cell (which ones
+        // do is a coin toss for the predictor), then placed. A group has at most 64
+        // cells here: it has as many cells as values.
+        let placed = cells.iter().enumerate().fold(0u64, |acc, (i, &c)| {
             let m = work.masks[c as usize];
+            acc | u64::from((m & hidden != 0) & !is_single(m)) << i
+        });
+        for i in set_bits(placed) {
+            let c = cells[i] as usize;
+            let m = work.masks[c];
             let h = m & hidden;
-            if h == 0 || is_single(m) {
-                continue;
-            }
             if !is_single(h) {
                 return Err(Conflict);
             }
-            self.forget(c as usize, m & !h, work);
-            self.narrow(c as usize, h, work);
+            self.forget(c, m & !h, work);
+            self.narrow(c, h, work);
         }
         Ok(())
     }
