@@ -162,22 +162,49 @@ fn fewest_then_most_unfixed_neighbours(
     size: impl Fn(usize) -> u32,
     bits: &NeighbourBits,
 ) -> Option<usize> {
+    // Bitsets in arrays no longer than needed (up to 128 variables: two words), since
+    // every call zeroes them.
+    match bits.words {
+        0..=2 => fewest_then_most_in::<2>(n, size, bits),
+        _ => fewest_then_most_in::<BITSET_WORDS>(n, size, bits),
+    }
+}
+
+/// [`fewest_then_most_unfixed_neighbours`] with bitsets of `W` words (at least
+/// `bits.words`).
+#[inline(always)]
+fn fewest_then_most_in<const W: usize>(
+    n: usize,
+    size: impl Fn(usize) -> u32,
+    bits: &NeighbourBits,
+) -> Option<usize> {
     let words = bits.words;
     let fewest = fewest_values_count(n, &size)?;
-    let mut unfixed = [0u64; BITSET_WORDS];
-    let mut tied = [0u64; BITSET_WORDS];
+    let mut unfixed = [0u64; W];
+    let mut tied = [0u64; W];
     unfixed_and_tied(n, &size, fewest, &mut unfixed[..words], &mut tied[..words]);
     let unfixed = &unfixed[..words];
     most_among_set(&tied[..words], |v| bits.count_in(v, unfixed))
 }
 
 /// The fewest values (more than one) of any variable; `None` when every variable is
-/// fixed. Sizes 0 and 1 wrap around to the largest keys, so the loop is a plain minimum,
-/// without branches (whether a variable is fixed is a coin toss for the predictor).
+/// fixed. Each count of two to 65 values sets one bit of a word, and the lowest bit set is
+/// the answer: no comparison to branch on (whether a variable has fewer values than the
+/// best so far is a coin toss for the predictor, and LLVM compiled a plain minimum into
+/// branches). Larger counts (multi-word domains) fall back to a minimum.
 #[inline]
 fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32) -> Option<u32> {
-    let key = (0..n).map(|v| size(v).wrapping_sub(2)).min()?;
-    (key < u32::MAX - 1).then(|| key + 2)
+    // Sizes 0 and 1 wrap around to the largest keys.
+    let key = |v| size(v).wrapping_sub(2);
+    let seen = (0..n).fold(0u64, |seen, v| {
+        let k = key(v);
+        seen | u64::from(k < 64) << (k % 64)
+    });
+    if seen != 0 {
+        return Some(seen.trailing_zeros() + 2);
+    }
+    let large = (0..n).map(key).min()?;
+    (large < u32::MAX - 1).then(|| large + 2)
 }
 
 /// Writes the unfixed variables into the bitset `unfixed` and those with exactly
