@@ -165,7 +165,8 @@ fn fewest_then_most_unfixed_neighbours(
     // Bitsets in arrays no longer than needed (up to 128 variables: two words), since
     // every call zeroes them.
     match bits.words {
-        0..=2 => fewest_then_most_in::<2>(n, size, bits),
+        0 | 1 => fewest_then_most_in::<1>(n, size, bits),
+        2 => fewest_then_most_in::<2>(n, size, bits),
         _ => fewest_then_most_in::<BITSET_WORDS>(n, size, bits),
     }
 }
@@ -183,6 +184,10 @@ fn fewest_then_most_in<const W: usize>(
     let mut unfixed = [0u64; W];
     let mut tied = [0u64; W];
     unfixed_and_tied(n, &size, fewest, &mut unfixed[..words], &mut tied[..words]);
+    if words == W {
+        // Rows of exactly `W` words: the count over them unrolls.
+        return most_among_set(&tied, |v| bits.count_in_fixed(v, &unfixed));
+    }
     let unfixed = &unfixed[..words];
     most_among_set(&tied[..words], |v| bits.count_in(v, unfixed))
 }
@@ -252,6 +257,15 @@ pub(crate) struct NeighbourBits {
 }
 
 impl NeighbourBits {
+    /// [`NeighbourBits::count_in`] for rows of exactly `W` words.
+    #[inline]
+    fn count_in_fixed<const W: usize>(&self, v: usize, set: &[u64; W]) -> u32 {
+        match self.rows.get(v * W..(v + 1) * W) {
+            Some(row) => row.iter().zip(set).map(|(n, s)| (n & s).count_ones()).sum(),
+            None => 0,
+        }
+    }
+
     /// How many neighbours of `v` lie in the bitset `set`.
     #[inline]
     fn count_in(&self, v: usize, set: &[u64]) -> u32 {
