@@ -94,6 +94,13 @@ pub(crate) struct Family {
     /// on each side) and the family has at most [`SMALL`] cells, each pair's cells as
     /// one record: shared, then A's, then B's.
     box_lines: Vec<[u8; 15]>,
+    /// When there are box-line records, at most 64 pairs, and each record's two outside
+    /// parts are each the union of two of the pairs' intersections ("segments", at most
+    /// 64; a 9×9 board's mini-rows and mini-columns): the segments, and for each pair
+    /// its segments as (intersection, A's two, B's two) and as a bitset. A sweep forms
+    /// the union of each segment it needs once, and a pair check ORs five unions instead
+    /// of fifteen masks.
+    segments: Segments,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
     /// The store index of the first cell's word when the cells' words are consecutive.
@@ -123,6 +130,68 @@ fn small(masks: &[u64]) -> &[u64; SMALL] {
     match masks.first_chunk() {
         Some(array) => array,
         None => &[0; SMALL],
+    }
+}
+
+/// The pairs' intersections as segments (see [`Family::segments`]); empty when the pairs
+/// are not all box-line records whose outside parts are unions of two segments.
+#[derive(Clone, Debug, Default)]
+struct Segments {
+    /// Each segment's three cells.
+    cells: Vec<[u8; 3]>,
+    /// Each pair's segments: its intersection, then A's two, then B's two.
+    pairs: Vec<[u8; 5]>,
+    /// Each pair's five segments as a bitset.
+    need: Vec<u64>,
+}
+
+impl Segments {
+    fn new(box_lines: &[[u8; 15]]) -> Self {
+        let sorted = |cells: &[u8]| {
+            let mut cells = cells.to_vec();
+            cells.sort_unstable();
+            cells
+        };
+        let mut cells: Vec<Vec<u8>> = box_lines.iter().map(|r| sorted(&r[..3])).collect();
+        cells.sort_unstable();
+        cells.dedup();
+        if box_lines.len() > 64 || cells.len() > 64 {
+            return Segments::default();
+        }
+        let index = |segment: &[u8]| cells.iter().position(|c| c.as_slice() == segment);
+        // The two segments whose cells make up `side` exactly, if there are two.
+        let cover = |side: &[u8]| -> Option<[u8; 2]> {
+            let side = sorted(side);
+            let inside: Vec<usize> = (0..cells.len())
+                .filter(|&s| cells[s].iter().all(|c| side.contains(c)))
+                .collect();
+            match inside[..] {
+                [x, y] if sorted(&[cells[x].clone(), cells[y].clone()].concat()) == side => {
+                    Some([x as u8, y as u8])
+                }
+                _ => None,
+            }
+        };
+        let pairs: Option<Vec<[u8; 5]>> = box_lines
+            .iter()
+            .map(|r| {
+                let i = index(&sorted(&r[..3]))? as u8;
+                let [a1, a2] = cover(&r[3..9])?;
+                let [b1, b2] = cover(&r[9..])?;
+                Some([i, a1, a2, b1, b2])
+            })
+            .collect();
+        match pairs {
+            Some(pairs) if !pairs.is_empty() => Segments {
+                cells: cells.iter().map(|c| [c[0], c[1], c[2]]).collect(),
+                need: pairs
+                    .iter()
+                    .map(|p| p.iter().fold(0u64, |acc, &s| acc | 1 << s))
+                    .collect(),
+                pairs,
+            },
+            _ => Segments::default(),
+        }
     }
 }
 
@@ -345,6 +414,17 @@ impl Family {
                 group_bits,
             }
         });
+        let box_lines: Vec<[u8; 15]> = pairs
+            .iter()
+            .map(|&[begin, only_a, only_b, end]| {
+                let shape = (only_a - begin, only_b - only_a, end - only_b);
+                // Cell indices below 256 (the family has at most SMALL cells).
+                (shape == (3, 6, 6))
+                    .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
+            })
+            .collect::<Option<Vec<_>>>()
+            .filter(|_| n <= SMALL)
+            .unwrap_or_default();
         Family {
             dense,
             row,
@@ -376,17 +456,8 @@ impl Family {
             peer_start,
             peers,
             peer_pattern,
-            box_lines: pairs
-                .iter()
-                .map(|&[begin, only_a, only_b, end]| {
-                    let shape = (only_a - begin, only_b - only_a, end - only_b);
-                    // Cell indices below 256 (the family has at most SMALL cells).
-                    (shape == (3, 6, 6))
-                        .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
-                })
-                .collect::<Option<Vec<_>>>()
-                .filter(|_| n <= SMALL)
-                .unwrap_or_default(),
+            segments: Segments::new(&box_lines),
+            box_lines,
             pairs,
             pair_cells,
         }
@@ -938,10 +1009,50 @@ impl Family {
         // for the next sweep.
         work.sweeping.copy_from_slice(work.touched);
         clear(work.touched);
+        if let (false, Some(&sweeping)) = (self.segments.pairs.is_empty(), work.sweeping.first()) {
+            return self.locked_values_by_segments(sweeping, work);
+        }
         for k in 0..self.pair_words {
             for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
                 changed |= self.locked_values(p, work)?;
             }
+        }
+        Ok(changed)
+    }
+
+    /// The sweep over the pairs in `sweeping` with segment unions (see
+    /// [`Family::segments`]). A union formed before a pair's check removed values is a
+    /// superset of the current one, which can only make the rule fire less (or fire
+    /// where the state is already a conflict); the pairs such a removal touches are swept
+    /// again, so the fixed point is the same.
+    fn locked_values_by_segments<S: Shape>(
+        &self,
+        sweeping: u64,
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        let segments = &self.segments;
+        let need = set_bits(sweeping).fold(0u64, |acc, p| acc | segments.need[p % 64]);
+        let mut unions = [0u64; 64];
+        let masks = small(work.masks);
+        for s in set_bits(need).map(|s| s % 64) {
+            let [a, b, c] = segments.cells[s];
+            unions[s] = masks[usize::from(a)] | masks[usize::from(b)] | masks[usize::from(c)];
+        }
+        let mut changed = false;
+        for p in set_bits(sweeping) {
+            let (Some(&[i, a1, a2, b1, b2]), Some(cells)) =
+                (segments.pairs.get(p), self.box_lines.get(p))
+            else {
+                continue;
+            };
+            let union = |s: u8| unions[usize::from(s) % 64];
+            let parts = [union(i), union(a1) | union(a2), union(b1) | union(b2)];
+            changed |= self.lock(
+                locked_values(parts, 9, 9),
+                cells[3..9].iter().map(|&c| usize::from(c)),
+                cells[9..].iter().map(|&c| usize::from(c)),
+                work,
+            )?;
         }
         Ok(changed)
     }
