@@ -634,8 +634,19 @@ impl Family {
             // Every cell changed (the first run of a search): build the view from the
             // domains' set bits rather than rewrite every cell's bit of every value.
             view.rebuild(&work.masks[..self.vars.len()], work.places);
+            // As `note_change` for every cell, with the fixed cells gathered into the
+            // view's bitset first and stacked from it: which cells are fixed is a coin
+            // toss for the predictor.
+            let fixed_at = view.fixed_at();
             for i in 0..self.vars.len() {
-                self.note_change(i, work.masks[i], work);
+                self.mark(i, work);
+                let single = u64::from(is_single(work.masks[i]));
+                work.places[fixed_at + i / 64] |= single << (i % 64);
+            }
+            for k in 0..view.cell_words {
+                for i in set_bits(work.places[fixed_at + k]).map(|b| k * 64 + b) {
+                    work.push(i);
+                }
             }
             changes.fill(0);
             return;
