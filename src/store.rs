@@ -198,12 +198,7 @@ impl Store {
     /// Returns the old word.
     #[inline]
     pub(crate) fn write_at(&mut self, index: usize, new: u64) -> u64 {
-        let old = self.words[index];
-        if old != new {
-            self.trail.save(index, old);
-            self.words[index] = new;
-        }
-        old
+        replace(&mut self.words[index], &mut self.trail, index, new)
     }
 
     /// Writes `words[i]` at flat index `first + i` for every bit `i` set in `which`, as
@@ -216,11 +211,7 @@ impl Store {
             while bits != 0 {
                 let i = k * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let (old, new) = (target[i], words[i]);
-                if old != new {
-                    self.trail.save(first + i, old);
-                    target[i] = new;
-                }
+                replace(&mut target[i], &mut self.trail, first + i, words[i]);
             }
         }
     }
@@ -238,4 +229,16 @@ impl Store {
 
 fn value_at(base: i32, bit: usize) -> i32 {
     (i64::from(base) + bit as i64) as i32
+}
+
+/// Writes `new` into `word` (flat index `index`), saving the old word on `trail` when it
+/// changes; returns the old word.
+#[inline(always)]
+fn replace(word: &mut u64, trail: &mut Trail, index: usize, new: u64) -> u64 {
+    let old = *word;
+    if old != new {
+        trail.save(index, old);
+        *word = new;
+    }
+    old
 }

@@ -280,7 +280,8 @@ fn count_grid(a: &[u8], b: &[u8], twin: bool, limit: u64) -> u64 {
 
 #[test]
 fn twin_grids_sharing_a_box_count_as_the_single_grid_does() {
-    // 153 cells in one family, past the 128-cell fast paths: the counts must not change.
+    // 153 cells in one family, past the 128-cell fast paths, with 114 box-line pairs,
+    // past the segment unions (at most 64 pairs): the counts must not change.
     let digits = |line: &str| line.bytes().map(|b| b - b'0').collect::<Vec<u8>>();
     let a =
         digits("534678912672195348198342567859761423426853791713924856961537284287419635345286179");
@@ -307,4 +308,44 @@ fn twin_grids_sharing_a_box_count_as_the_single_grid_does() {
         assert!(alone >= 1, "the carved grid keeps its solution");
         assert_eq!(count_grid(&a, &b, true, 20_000), alone, "{blanks} blanks");
     }
+}
+
+#[test]
+fn large_latin_square_solutions_are_latin_squares() {
+    // 400 cells in one family: its value-major view spans 21 × 7 = 147 words, past the
+    // one-word bitset of changed view words (the write-back's other path).
+    let n = 20usize;
+    let mut m = Model::new();
+    let cells = m.new_vars(n * n, 1..=n as i32).unwrap();
+    for i in 0..n {
+        m.all_different(&(0..n).map(|j| cells[i * n + j]).collect::<Vec<_>>())
+            .unwrap();
+        m.all_different(&(0..n).map(|j| cells[j * n + i]).collect::<Vec<_>>())
+            .unwrap();
+    }
+    // The first row in order.
+    for (&cell, value) in cells[..n].iter().zip(1..) {
+        m.fix(cell, value).unwrap();
+    }
+    let mut solver = Solver::new(&m);
+    solver.set_node_limit(Some(1_000_000));
+    let solutions: Vec<Vec<i32>> = solver
+        .solutions()
+        .take(3)
+        .map(|s| cells.iter().map(|&c| s.value(c)).collect())
+        .collect();
+    assert_eq!(solutions.len(), 3);
+    let permutation = |line: Vec<i32>| {
+        let mut line = line;
+        line.sort_unstable();
+        line == (1..=n as i32).collect::<Vec<_>>()
+    };
+    for square in &solutions {
+        assert_eq!(&square[..n], &(1..=n as i32).collect::<Vec<_>>()[..]);
+        for i in 0..n {
+            assert!(permutation((0..n).map(|j| square[i * n + j]).collect()));
+            assert!(permutation((0..n).map(|j| square[j * n + i]).collect()));
+        }
+    }
+    assert!(solutions[0] != solutions[1] && solutions[1] != solutions[2]);
 }

@@ -1030,7 +1030,6 @@ impl Family {
         if !S::PAIRS || self.pairs.is_empty() {
             return Ok(false);
         }
-        let mut changed = false;
         // This sweep looks at the pairs touched so far; what it changes is touched anew
         // for the next sweep.
         work.sweeping.copy_from_slice(work.touched);
@@ -1038,6 +1037,7 @@ impl Family {
         if let (false, Some(&sweeping)) = (self.segments.pairs.is_empty(), work.sweeping.first()) {
             return self.locked_values_by_segments(sweeping, work);
         }
+        let mut changed = false;
         for k in 0..self.pair_words {
             for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
                 changed |= self.locked_values(p, work)?;
@@ -1073,12 +1073,7 @@ impl Family {
             };
             let union = |s: u8| unions[usize::from(s) % 64];
             let parts = [union(i), union(a1) | union(a2), union(b1) | union(b2)];
-            changed |= self.lock(
-                locked_values(parts, 9, 9),
-                cells[3..9].iter().map(|&c| usize::from(c)),
-                cells[9..].iter().map(|&c| usize::from(c)),
-                work,
-            )?;
+            changed |= self.lock_box_line(cells, parts, work)?;
         }
         Ok(changed)
     }
@@ -1093,12 +1088,7 @@ impl Family {
             // A byte indexes an array of 256 without a bounds check.
             let union = |cells: &[u8]| cells.iter().fold(0, |acc, &c| acc | masks[usize::from(c)]);
             let unions = [union(&cells[..3]), union(&cells[3..9]), union(&cells[9..])];
-            return self.lock(
-                locked_values(unions, 9, 9),
-                cells[3..9].iter().map(|&c| usize::from(c)),
-                cells[9..].iter().map(|&c| usize::from(c)),
-                work,
-            );
+            return self.lock_box_line(cells, unions, work);
         }
         let [begin, only_a, only_b, end] = self.pairs[p];
         let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
@@ -1112,6 +1102,23 @@ impl Family {
             locked_values(unions, shared.len() + a.len(), shared.len() + b.len()),
             a.iter().map(|&c| c as usize),
             b.iter().map(|&c| c as usize),
+            work,
+        )
+    }
+
+    /// The rule on a box-line record `cells` (shared, A's, B's) whose three parts have
+    /// the value unions `unions`.
+    #[inline(always)]
+    fn lock_box_line<S: Shape>(
+        &self,
+        cells: &[u8; 15],
+        unions: [u64; 3],
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        self.lock(
+            locked_values(unions, 9, 9),
+            cells[3..9].iter().map(|&c| usize::from(c)),
+            cells[9..].iter().map(|&c| usize::from(c)),
             work,
         )
     }

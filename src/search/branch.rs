@@ -185,8 +185,8 @@ fn fewest_then_most_in<const W: usize>(
     let mut tied = [0u64; W];
     unfixed_and_tied(n, &size, fewest, &mut unfixed[..words], &mut tied[..words]);
     if words == W {
-        // Rows of exactly `W` words: the count over them unrolls.
-        return most_among_set(&tied, |v| bits.count_in_fixed(v, &unfixed));
+        // Rows of exactly `W` words: a bitset of known length, so the count unrolls.
+        return most_among_set(&tied, |v| bits.count_in(v, &unfixed));
     }
     let unfixed = &unfixed[..words];
     most_among_set(&tied[..words], |v| bits.count_in(v, unfixed))
@@ -257,19 +257,14 @@ pub(crate) struct NeighbourBits {
 }
 
 impl NeighbourBits {
-    /// [`NeighbourBits::count_in`] for rows of exactly `W` words.
-    #[inline]
-    fn count_in_fixed<const W: usize>(&self, v: usize, set: &[u64; W]) -> u32 {
-        match self.rows.get(v * W..(v + 1) * W) {
-            Some(row) => row.iter().zip(set).map(|(n, s)| (n & s).count_ones()).sum(),
-            None => 0,
-        }
-    }
-
-    /// How many neighbours of `v` lie in the bitset `set`.
+    /// How many neighbours of `v` lie in the bitset `set`, which has one word per row
+    /// word: its length is the row length, so that a bitset of known length makes the
+    /// count unroll.
     #[inline]
     fn count_in(&self, v: usize, set: &[u64]) -> u32 {
-        self.rows[v * self.words..(v + 1) * self.words]
+        debug_assert_eq!(set.len(), self.words, "one bitset word per row word");
+        let len = set.len();
+        self.rows[v * len..(v + 1) * len]
             .iter()
             .zip(set)
             .map(|(n, s)| (n & s).count_ones())
