@@ -813,10 +813,20 @@ impl Family {
                 | u128::from(work.places[hi_slot] & high) << 64;
             work.places[lo_slot] &= !low;
             work.places[hi_slot] &= !high;
+            // Every holder changes: their bits of `changed` at once, not one per holder.
+            if let [lo, hi] = work.changed {
+                *lo |= holders as u64;
+                *hi |= (holders >> 64) as u64;
+            }
             while holders != 0 {
                 let p = holders.trailing_zeros() as usize;
                 holders &= holders - 1;
-                self.narrow_or_fail(p, work.masks[p] & !value, work)?;
+                let kept = work.masks[p] & !value;
+                if kept == 0 {
+                    return Err(Conflict);
+                }
+                work.masks[p] = kept;
+                self.note_change(p, kept, work);
             }
             return Ok(());
         }
