@@ -65,6 +65,10 @@ pub(crate) struct Family {
     /// pairs it lies outside of as two bitset words, so that marking a cell is two ORs
     /// after one bounds check (else the marks go through `cell_groups` and `cell_pairs`).
     cell_marks: Vec<[u64; 2]>,
+    /// The marks of every cell, when all cells have the same (N-Queens: every cell lies
+    /// in every group, and there are no pairs): a removal pass that changed any cell
+    /// marks them once.
+    same_marks: Option<[u64; 2]>,
     /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
     /// intersection. Only a change there can confine a value of one group to the
     /// intersection, so only those pairs need another look.
@@ -348,6 +352,10 @@ impl Family {
         } else {
             Vec::new()
         };
+        let same_marks = match cell_marks.split_first() {
+            Some((first, rest)) if rest.iter().all(|m| m == first) => Some(*first),
+            _ => None,
+        };
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
@@ -434,6 +442,7 @@ impl Family {
             words,
             aligned,
             cell_marks,
+            same_marks,
             cell_pairs,
             pair_words,
             tight,
@@ -687,10 +696,7 @@ impl Family {
     #[inline(always)]
     fn mark<S: Shape>(&self, cell: usize, work: &mut Work<'_, S>) {
         if let Some(&[groups, pairs]) = self.cell_marks.get(cell) {
-            work.dirty[0] |= groups;
-            if let (true, Some(touched)) = (S::PAIRS, work.touched.first_mut()) {
-                *touched |= pairs;
-            }
+            self.mark_with(groups, pairs, work);
             return;
         }
         let (from, to) = (self.cell_start[cell], self.cell_start[cell + 1]);
@@ -711,6 +717,16 @@ impl Family {
                     *t |= p;
                 }
             }
+        }
+    }
+
+    /// Marks tight `groups` dirty and `pairs` touched (one word each: see
+    /// [`Family::cell_marks`]).
+    #[inline(always)]
+    fn mark_with<S: Shape>(&self, groups: u64, pairs: u64, work: &mut Work<'_, S>) {
+        work.dirty[0] |= groups;
+        if let (true, Some(touched)) = (S::PAIRS, work.touched.first_mut()) {
+            *touched |= pairs;
         }
     }
 
@@ -864,8 +880,25 @@ impl Family {
         work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
         let hit = remove_by_lanes(&mut work.masks[..removals.len()], removals);
+        let same_marks = self.same_marks.filter(|_| hit != 0);
+        if let Some([groups, pairs]) = same_marks {
+            self.mark_with(groups, pairs, work);
+        }
         for j in set_bits(hit).map(lane_major_cell) {
-            self.narrow_or_fail(j, work.masks[j], work)?;
+            let kept = work.masks[j];
+            if kept == 0 {
+                return Err(Conflict);
+            }
+            work.changed[j / 64] |= 1 << (j % 64);
+            if same_marks.is_none() {
+                self.mark(j, work);
+            }
+            // Stacked without a branch: whether a cell is left with one value is a coin
+            // toss for the predictor.
+            if let Some(slot) = work.stack.get_mut(work.pending) {
+                *slot = j as u64;
+            }
+            work.pending += usize::from(is_single(kept));
         }
         Ok(())
     }
