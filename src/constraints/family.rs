@@ -761,9 +761,6 @@ impl Family {
         self.mark(cell, work);
         if is_single(mask) {
             work.push(cell);
-            if let Some(view) = self.view::<S>() {
-                work.places[view.fixed_at() + cell / 64] |= 1 << (cell % 64);
-            }
         }
     }
 
@@ -772,6 +769,10 @@ impl Family {
     fn eliminate_fixed_values<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
             if let Some(view) = self.view::<S>() {
+                // A cell enters the view's bitset of fixed cells when it leaves the stack:
+                // only the hidden-single scans read that bitset, and they wait for an
+                // empty stack.
+                work.places[view.fixed_at() + cell / 64] |= 1 << (cell % 64);
                 self.take_from_holders(view, cell, work)?;
                 continue;
             }
@@ -842,7 +843,13 @@ impl Family {
                     return Err(Conflict);
                 }
                 work.masks[p] = kept;
-                self.note_change(p, kept, work);
+                self.mark(p, work);
+                // Stacked without a branch: which holders are left with one value is a
+                // coin toss for the predictor.
+                if let Some(slot) = work.stack.get_mut(work.pending) {
+                    *slot = p as u64;
+                }
+                work.pending += usize::from(is_single(kept));
             }
             return Ok(());
         }
