@@ -571,8 +571,7 @@ impl Family {
         self.load(e, &mut work);
         loop {
             self.eliminate_fixed_values(&mut work)?;
-            if let Some(g) = first_set(work.dirty) {
-                work.dirty[g / 64] &= !(1 << (g % 64));
+            if let Some(g) = take_first(work.dirty) {
                 self.hidden_singles(g, &mut work)?;
                 continue;
             }
@@ -1327,11 +1326,19 @@ fn clear(words: &mut [u64]) {
     }
 }
 
-/// The lowest set bit of a bitset (the caller clears it).
+/// The lowest set bit of a bitset, cleared. A one-word bitset (at most 64 groups: every
+/// model here but large Latin squares) is tested first, without a loop over words.
 #[inline]
-fn first_set(bits: &[u64]) -> Option<usize> {
-    let (k, &w) = bits.iter().enumerate().find(|(_, &w)| w != 0)?;
-    Some(k * 64 + w.trailing_zeros() as usize)
+fn take_first(bits: &mut [u64]) -> Option<usize> {
+    if let [w] = bits {
+        let first = (*w != 0).then(|| w.trailing_zeros() as usize);
+        *w &= w.wrapping_sub(1);
+        return first;
+    }
+    let (k, w) = bits.iter_mut().enumerate().find(|(_, w)| **w != 0)?;
+    let first = k * 64 + w.trailing_zeros() as usize;
+    *w &= *w - 1;
+    Some(first)
 }
 
 impl ValueView {

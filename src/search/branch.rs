@@ -92,14 +92,7 @@ fn select_by_size(
             if let Some(bits) = &neighbours.bits {
                 return fewest_then_most_unfixed_neighbours(n, size, bits);
             }
-            let fewest = fewest_values_count(n, &size)?;
-            first_with_most((0..n).filter(|&v| size(v) == fewest), |v| {
-                let (unfixed, tied) = neighbours.of(v).iter().fold((0, 0), |(u, t), &w| {
-                    let s = size(w as usize);
-                    (u + u32::from(s > 1), t + u32::from(s == fewest))
-                });
-                tie_key(unfixed, tied)
-            })
+            fewest_then_most_unfixed_listed(n, size, neighbours)
         }
     }
 }
@@ -195,6 +188,24 @@ fn fewest_then_most_in<const W: usize>(
     let (unfixed, tied) = (&unfixed[..words], &tied[..words]);
     most_among_set(tied, |v| {
         key(bits.count_in(v, unfixed), bits.count_in(v, tied))
+    })
+}
+
+/// [`fewest_then_most_unfixed_neighbours`] through the neighbour lists (models too large
+/// for bitsets), in a function of its own for the same reason.
+#[inline(never)]
+fn fewest_then_most_unfixed_listed(
+    n: usize,
+    size: impl Fn(usize) -> u32,
+    neighbours: &Neighbours,
+) -> Option<usize> {
+    let fewest = fewest_values_count(n, &size)?;
+    first_with_most((0..n).filter(|&v| size(v) == fewest), |v| {
+        let (unfixed, tied) = neighbours.of(v).iter().fold((0, 0), |(u, t), &w| {
+            let s = size(w as usize);
+            (u + u32::from(s > 1), t + u32::from(s == fewest))
+        });
+        tie_key(unfixed, tied)
     })
 }
 
