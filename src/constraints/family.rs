@@ -101,9 +101,8 @@ pub(crate) struct Family {
     /// When there are box-line records, at most 64 pairs, and each record's two outside
     /// parts are each the union of two of the pairs' intersections ("segments", at most
     /// 64; a 9×9 board's mini-rows and mini-columns): the segments, and for each pair
-    /// its segments as (intersection, A's two, B's two) and as a bitset. A sweep forms
-    /// the union of each segment it needs once, and a pair check ORs five unions instead
-    /// of fifteen masks.
+    /// its segments as (intersection, A's two, B's two). A sweep forms the union of every
+    /// segment once, and a pair check ORs five unions instead of fifteen masks.
     segments: Segments,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
@@ -145,8 +144,6 @@ struct Segments {
     cells: Vec<[u8; 3]>,
     /// Each pair's segments: its intersection, then A's two, then B's two.
     pairs: Vec<[u8; 5]>,
-    /// Each pair's five segments as a bitset.
-    need: Vec<u64>,
 }
 
 impl Segments {
@@ -188,10 +185,6 @@ impl Segments {
         match pairs {
             Some(pairs) if !pairs.is_empty() => Segments {
                 cells: cells.iter().map(|c| [c[0], c[1], c[2]]).collect(),
-                need: pairs
-                    .iter()
-                    .map(|p| p.iter().fold(0u64, |acc, &s| acc | 1 << s))
-                    .collect(),
                 pairs,
             },
             _ => Segments::default(),
@@ -1106,12 +1099,13 @@ impl Family {
         work: &mut Work<'_, S>,
     ) -> Result<bool, Conflict> {
         let segments = &self.segments;
-        let need = set_bits(sweeping).fold(0u64, |acc, p| acc | segments.need[p % 64]);
+        // Every segment's union, in a loop of fixed length: cheaper than finding the
+        // ones the touched pairs need (a loop over pairs, then one over segments, both
+        // of unpredictable length) and zeroing an array for them.
         let mut unions = [0u64; 64];
         let masks = small(work.masks);
-        for s in set_bits(need).map(|s| s % 64) {
-            let [a, b, c] = segments.cells[s];
-            unions[s] = masks[usize::from(a)] | masks[usize::from(b)] | masks[usize::from(c)];
+        for (union, &[a, b, c]) in unions.iter_mut().zip(&segments.cells) {
+            *union = masks[usize::from(a)] | masks[usize::from(b)] | masks[usize::from(c)];
         }
         let mut changed = false;
         for p in set_bits(sweeping) {
