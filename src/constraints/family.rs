@@ -836,12 +836,7 @@ impl Family {
                 }
                 work.masks[p] = kept;
                 self.mark(p, work);
-                // Stacked without a branch: which holders are left with one value is a
-                // coin toss for the predictor.
-                if let Some(slot) = work.stack.get_mut(work.pending) {
-                    *slot = p as u64;
-                }
-                work.pending += usize::from(is_single(kept));
+                work.push_if(p, is_single(kept));
             }
             return Ok(());
         }
@@ -892,12 +887,7 @@ impl Family {
             if same_marks.is_none() {
                 self.mark(j, work);
             }
-            // Stacked without a branch: whether a cell is left with one value is a coin
-            // toss for the predictor.
-            if let Some(slot) = work.stack.get_mut(work.pending) {
-                *slot = j as u64;
-            }
-            work.pending += usize::from(is_single(kept));
+            work.push_if(j, is_single(kept));
         }
         Ok(())
     }
@@ -1260,6 +1250,17 @@ impl<S> Work<'_, S> {
             *slot = cell as u64;
             self.pending += 1;
         }
+    }
+
+    /// Stacks `cell` if `fixed`, without a branch: in the removal passes, whether a cell
+    /// that lost a value is left with one is a coin toss for the predictor. The slot is
+    /// written either way and kept only when the stack grows.
+    #[inline(always)]
+    fn push_if(&mut self, cell: usize, fixed: bool) {
+        if let Some(slot) = self.stack.get_mut(self.pending) {
+            *slot = cell as u64;
+        }
+        self.pending += usize::from(fixed);
     }
 
     #[inline]
