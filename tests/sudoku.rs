@@ -2,7 +2,7 @@
 //! checker, uniqueness counts, and every board size.
 
 use bitcsp::sudoku::{self, Board, BoxShape, CheckError};
-use bitcsp::{CountStatus, SolveResult, Solver, VariableOrder};
+use bitcsp::{Consistency, CountStatus, SolveResult, Solver, VariableOrder};
 
 fn puzzles(file: &str) -> Vec<Board> {
     let path = format!("{}/tests/data/sudoku/{file}", env!("CARGO_MANIFEST_DIR"));
@@ -244,4 +244,44 @@ fn empty_sixteen_and_half_filled_twenty_five_need_few_nodes() {
         .check_solves(&half25)
         .is_ok());
     assert!(solver.stats().nodes <= 20_000, "{:?}", solver.stats());
+}
+
+#[test]
+fn fast_groups_on_large_boards_agree_with_domain_consistency() {
+    // With `Consistency::Fast`, 16×16 and 25×25 boards are one family of more than 128
+    // cells with more than 64 intersecting pairs (and, at 25×25, more than 64 groups):
+    // the paths that visit a fixed value's holders word by word, mark cells through their
+    // group lists and take dirty groups from a bitset of several words. (Dropping the
+    // holders of one word fails this test.)
+    for (shape, keep) in [
+        (BoxShape { rows: 4, cols: 4 }, 45),
+        (BoxShape { rows: 5, cols: 5 }, 60),
+    ] {
+        let puzzle = carved(shape, keep);
+        let (fast, cells) = sudoku::model_with(&puzzle, Consistency::Fast).unwrap();
+        let mut solver = Solver::new(&fast);
+        solver.set_node_limit(Some(200_000));
+        let SolveResult::Solution(s) = solver.solve() else {
+            panic!("{shape}: no solution with fast groups");
+        };
+        sudoku::decode(&puzzle, &cells, &s)
+            .check_solves(&puzzle)
+            .unwrap_or_else(|e| panic!("{shape}: {e}"));
+        let (domain, _) = sudoku::model_with(&puzzle, Consistency::Domain).unwrap();
+        let count = |model: &bitcsp::Model| {
+            let mut solver = Solver::new(model);
+            solver.set_node_limit(Some(200_000));
+            solver.count(Some(2))
+        };
+        let (by_fast, by_domain) = (count(&fast), count(&domain));
+        assert!(
+            !matches!(by_fast.status, CountStatus::Stopped(_)),
+            "{shape}: {by_fast:?}"
+        );
+        assert_eq!(
+            (by_fast.count, by_fast.status),
+            (by_domain.count, by_domain.status),
+            "{shape}"
+        );
+    }
 }
