@@ -180,17 +180,29 @@ impl Board {
         }
     }
 
-    /// The cells of unit `u` (as numbered by [`Board::units`]), without building a list.
+    /// The cells of unit `u` (as numbered by [`Board::units`]), without building a list:
+    /// a block of the grid (one row, one column or one box) walked row by row, with no
+    /// division per cell.
     fn unit_cells(&self, u: usize) -> impl Iterator<Item = usize> {
         let n = self.side();
         let (r, c) = (self.shape.rows, self.shape.cols);
         let i = u % n;
-        let kind = self.unit_kind(u);
-        let (top, left) = ((i / (n / c)) * r, (i % (n / c)) * c);
-        (0..n).map(move |k| match kind {
-            Unit::Row => i * n + k,
-            Unit::Column => k * n + i,
-            Unit::Box => (top + k / c) * n + left + k % c,
+        let (first, width) = match self.unit_kind(u) {
+            Unit::Row => (i * n, n),
+            Unit::Column => (i, 1),
+            Unit::Box => ((i / (n / c)) * r * n + (i % (n / c)) * c, c),
+        };
+        // Step to the right within the block's row, and to the start of its next row
+        // at the end of one.
+        let mut at = (first, 0);
+        std::iter::repeat_n((), n).map(move |()| {
+            let (cell, column) = at;
+            at = if column + 1 == width {
+                (cell + n + 1 - width, 0)
+            } else {
+                (cell + 1, column + 1)
+            };
+            cell
         })
     }
 
@@ -203,14 +215,15 @@ impl Board {
             col: i % n + 1,
         };
         for u in 0..3 * n {
-            // The digits seen so far in this unit as a bitset (a digit is at most the side,
-            // so at most MAX_SIZE):
-            // every solve of a puzzle checks its givens first, so no allocation here.
-            let mut seen = 0u128;
+            // The digits seen so far in this unit as a bitset, digit d at bit d - 1 (a
+            // digit is at most the side, so at most MAX_SIZE = 64) and an empty cell at
+            // none: every solve of a puzzle checks its givens first, so no allocation and
+            // no branch per cell here.
+            let mut seen = 0u64;
             for i in self.unit_cells(u) {
                 let d = self.cells[i];
-                let bit = 1u128 << d;
-                if d != 0 && seen & bit != 0 {
+                let bit = (1u64 << (d.wrapping_sub(1) & 63)) & u64::from(d != 0).wrapping_neg();
+                if seen & bit != 0 {
                     let first = self.unit_cells(u).find(|&j| self.cells[j] == d)?;
                     return Some(Clash {
                         digit: d,
