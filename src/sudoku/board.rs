@@ -22,11 +22,9 @@ impl BoxShape {
     /// `C = n / R` (9 → 3×3, 6 → 2×3, 12 → 3×4). A prime side gets 1×n boxes, which makes
     /// the puzzle a Latin square.
     pub fn for_side(n: usize) -> Self {
-        let rows = (1..=n)
-            .take_while(|r| r * r <= n)
-            .filter(|r| n % r == 0)
-            .last();
-        let rows = rows.unwrap_or(1);
+        // Downwards from √n: the first divisor is the answer (one division for a
+        // square side).
+        let rows = (1..=n.isqrt()).rev().find(|r| n % r == 0).unwrap_or(1);
         BoxShape {
             rows,
             cols: n / rows.max(1),

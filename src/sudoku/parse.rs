@@ -40,6 +40,9 @@ impl Board {
     /// # Errors
     /// A [`ParseError`] naming the line and column of the first problem.
     pub fn parse_with_shape(text: &str, shape: Option<BoxShape>) -> Result<Self, ParseError> {
+        if let Some(board) = quick_line(text, shape) {
+            return Ok(board);
+        }
         let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let trimmed = text.trim_start();
         if trimmed.starts_with('[') {
@@ -71,26 +74,10 @@ impl Board {
     /// # Errors
     /// As [`Board::from_line`], and [`ParseError::BadBoxShape`].
     pub fn from_line_with_shape(line: &str, shape: Option<BoxShape>) -> Result<Self, ParseError> {
-        let (line_no, text) = first_content_line(line);
-        let lead = text.chars().take_while(|c| c.is_whitespace()).count();
-        let body = text.trim();
-        // One allocation: a cell is at most one byte of the line.
-        let mut cells = Vec::with_capacity(body.len());
-        for (i, ch) in body.chars().enumerate() {
-            let column = lead + i + 1;
-            let digit = digit_of(ch).ok_or(ParseError::InvalidCharacter {
-                line: line_no,
-                column,
-                ch,
-            })?;
-            cells.push(Read {
-                digit: usize::from(digit),
-                line: line_no,
-                column,
-                ch: Some(ch),
-            });
+        match quick_line(line, shape) {
+            Some(board) => Ok(board),
+            None => read_line(line, shape),
         }
-        build(cells, shape)
     }
 
     /// Reads the numbers form: N² whitespace-separated numbers, `0` or `.` empty (any
@@ -275,6 +262,58 @@ fn build(cells: Vec<Read>, shape: Option<BoxShape>) -> Result<Board, ParseError>
         digits.push(r.digit as u8);
     }
     Board::from_cells(shape, digits)
+}
+
+/// [`Board::from_line_with_shape`] for any text: each cell read with its position, for
+/// the error messages.
+fn read_line(line: &str, shape: Option<BoxShape>) -> Result<Board, ParseError> {
+    let (line_no, text) = first_content_line(line);
+    let lead = text.chars().take_while(|c| c.is_whitespace()).count();
+    let body = text.trim();
+    // One allocation: a cell is at most one byte of the line.
+    let mut cells = Vec::with_capacity(body.len());
+    for (i, ch) in body.chars().enumerate() {
+        let column = lead + i + 1;
+        let digit = digit_of(ch).ok_or(ParseError::InvalidCharacter {
+            line: line_no,
+            column,
+            ch,
+        })?;
+        cells.push(Read {
+            digit: usize::from(digit),
+            line: line_no,
+            column,
+            ch: Some(ch),
+        });
+    }
+    build(cells, shape)
+}
+
+/// The usual case of the line form, read without a record per cell (only an error
+/// message needs positions): the text, trimmed, is one line of N² ASCII symbols, each a
+/// digit of the board. `None` for anything else, which the general readers then read
+/// or report with its line and column.
+fn quick_line(text: &str, shape: Option<BoxShape>) -> Option<Board> {
+    let body = text.trim().as_bytes();
+    let shape = match shape {
+        Some(s) => s,
+        None => BoxShape::for_side(body.len().isqrt()),
+    };
+    let n = shape.side();
+    if body.is_empty() || n * n != body.len() || shape.rows == 0 || shape.cols == 0 {
+        return None;
+    }
+    let mut digits = Vec::with_capacity(body.len());
+    for &b in body {
+        // A byte of a multi-byte character is not ASCII, so never a symbol.
+        let d = if b.is_ascii() {
+            digit_of(char::from(b))
+        } else {
+            None
+        };
+        digits.push(d.filter(|&d| usize::from(d) <= n)?);
+    }
+    Board::from_cells(shape, digits).ok()
 }
 
 /// The first non-blank line and its 1-based number (line 1 when all are blank).
@@ -463,6 +502,56 @@ mod tests {
 
     const LINE: &str =
         "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+
+    #[test]
+    fn quick_line_reads_what_the_general_reader_reads() {
+        // Random texts near board sizes from symbols, blanks, letters past the side and
+        // multi-byte characters: whenever the quick reader accepts one, the reader that
+        // records positions reads the same board; and it accepts every plain valid line.
+        let alphabet: Vec<char> = ".0123456789aAgGzZ #é[\n\t".chars().collect();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let shapes = [
+            None,
+            Some(BoxShape { rows: 2, cols: 2 }),
+            Some(BoxShape { rows: 2, cols: 3 }),
+            Some(BoxShape { rows: 3, cols: 3 }),
+            Some(BoxShape { rows: 0, cols: 3 }),
+        ];
+        let mut accepted = 0;
+        for round in 0..20_000 {
+            let len = [16, 36, 81, 17, 0][round % 5];
+            let plain = next() % 2 == 0;
+            let text: String = (0..len)
+                .map(|_| {
+                    let pick = next() as usize;
+                    if plain {
+                        alphabet[pick % 10]
+                    } else {
+                        alphabet[pick % alphabet.len()]
+                    }
+                })
+                .collect();
+            let shape = shapes[next() as usize % shapes.len()];
+            let general = read_line(&text, shape);
+            match quick_line(&text, shape) {
+                Some(board) => {
+                    accepted += 1;
+                    assert_eq!(general, Ok(board), "{text:?} {shape:?}");
+                }
+                None => {
+                    let single = !text.trim().contains(char::is_whitespace);
+                    assert!(general.is_err() || !single, "{text:?} {shape:?}");
+                }
+            }
+        }
+        assert!(accepted > 300, "{accepted}");
+    }
 
     #[test]
     fn all_forms_of_one_board_agree() {
