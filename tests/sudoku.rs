@@ -251,16 +251,17 @@ fn fast_groups_on_large_boards_agree_with_domain_consistency() {
     // With `Consistency::Fast`, 16×16 and 25×25 boards are one family of more than 128
     // cells with more than 64 intersecting pairs (and, at 25×25, more than 64 groups):
     // the paths that visit a fixed value's holders word by word, mark cells through their
-    // group lists and take dirty groups from a bitset of several words. (Dropping the
-    // holders of one word fails this test.)
+    // group lists and take dirty groups from a bitset of several words. Puzzles with a
+    // few hundred solutions (873 and 114 here), each found and counted exactly as with
+    // domain-consistent groups. (Dropping the holders of one word fails this test through the
+    // family's debug check of its value-major view, which `cargo test` builds.)
     for (shape, keep) in [
-        (BoxShape { rows: 4, cols: 4 }, 45),
+        (BoxShape { rows: 4, cols: 4 }, 55),
         (BoxShape { rows: 5, cols: 5 }, 60),
     ] {
         let puzzle = carved(shape, keep);
         let (fast, cells) = sudoku::model_with(&puzzle, Consistency::Fast).unwrap();
         let mut solver = Solver::new(&fast);
-        solver.set_node_limit(Some(200_000));
         let SolveResult::Solution(s) = solver.solve() else {
             panic!("{shape}: no solution with fast groups");
         };
@@ -271,17 +272,15 @@ fn fast_groups_on_large_boards_agree_with_domain_consistency() {
         let count = |model: &bitcsp::Model| {
             let mut solver = Solver::new(model);
             solver.set_node_limit(Some(200_000));
-            solver.count(Some(2))
+            solver.count(None)
         };
         let (by_fast, by_domain) = (count(&fast), count(&domain));
-        assert!(
-            !matches!(by_fast.status, CountStatus::Stopped(_)),
+        assert_eq!(
+            by_fast.status,
+            CountStatus::Complete,
             "{shape}: {by_fast:?}"
         );
-        assert_eq!(
-            (by_fast.count, by_fast.status),
-            (by_domain.count, by_domain.status),
-            "{shape}"
-        );
+        assert!(by_fast.count > 1, "{shape}: several solutions to count");
+        assert_eq!(by_fast, by_domain, "{shape}");
     }
 }

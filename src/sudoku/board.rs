@@ -388,13 +388,7 @@ mod tests {
         // Random boards, sparse enough that some have no clash: the first clash in unit
         // order (rows, columns, boxes) and cell order, against a pairwise search over
         // units written out here.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::sudoku::test_rng(0x9e37_79b9_7f4a_7c15u64);
         let mut clashes = 0;
         for round in 0..600 {
             let side = [4, 6, 9, 16][round % 4];

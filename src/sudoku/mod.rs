@@ -22,6 +22,19 @@ mod error;
 mod parse;
 mod symbols;
 
+/// A xorshift generator for the unit tests' random boards and texts (repeatable, no
+/// dependency).
+#[cfg(test)]
+fn test_rng(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 pub use board::{Board, BoxShape, MAX_SIZE};
 pub use error::{Cell, CheckError, Clash, ParseError, SudokuError, Unit};
 pub use symbols::MAX_SYMBOL_SIDE;

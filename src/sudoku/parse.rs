@@ -295,24 +295,16 @@ fn read_line(line: &str, shape: Option<BoxShape>) -> Result<Board, ParseError> {
 /// or report with its line and column.
 fn quick_line(text: &str, shape: Option<BoxShape>) -> Option<Board> {
     let body = text.trim().as_bytes();
-    let shape = match shape {
-        Some(s) => s,
-        None => BoxShape::for_side(body.len().isqrt()),
-    };
-    let n = shape.side();
-    if body.is_empty() || n * n != body.len() || shape.rows == 0 || shape.cols == 0 {
+    let shape = shape.unwrap_or_else(|| BoxShape::for_side(body.len().isqrt()));
+    if shape.side() * shape.side() != body.len() {
         return None;
     }
     let mut digits = Vec::with_capacity(body.len());
     for &b in body {
-        // A byte of a multi-byte character is not ASCII, so never a symbol.
-        let d = if b.is_ascii() {
-            digit_of(char::from(b))
-        } else {
-            None
-        };
-        digits.push(d.filter(|&d| usize::from(d) <= n)?);
+        // A byte of a multi-byte character reads as a non-ASCII char: no symbol.
+        digits.push(digit_of(char::from(b))?);
     }
+    // Which rejects an empty or too large board and digits above the side.
     Board::from_cells(shape, digits).ok()
 }
 
@@ -509,13 +501,7 @@ mod tests {
         // multi-byte characters: whenever the quick reader accepts one, the reader that
         // records positions reads the same board; and it accepts every plain valid line.
         let alphabet: Vec<char> = ".0123456789aAgGzZ #é[\n\t".chars().collect();
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::sudoku::test_rng(0x2545_f491_4f6c_dd1du64);
         let shapes = [
             None,
             Some(BoxShape { rows: 2, cols: 2 }),
