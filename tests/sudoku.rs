@@ -140,6 +140,48 @@ fn clashing_givens_are_invalid_and_not_solved() {
     );
 }
 
+/// The engine, given clashing givens through `sudoku::model` (which does not check
+/// them), finds no solution: the givens' values leave their peers at the first run, and
+/// a given emptied by its twin is a conflict.
+#[test]
+fn models_with_clashing_givens_have_no_solutions() {
+    let clashes = [(0, 72), (0, 20), (0, 8), (40, 44), (80, 60)];
+    for (a, b) in clashes {
+        let mut line = ".".repeat(81);
+        line.replace_range(a..a + 1, "4");
+        line.replace_range(b..b + 1, "4");
+        line.replace_range(30..31, "9");
+        let board = Board::from_line(&line).unwrap();
+        assert!(!sudoku::is_valid(&board), "{line}");
+        let (model, _) = sudoku::model(&board).unwrap();
+        let count = Solver::new(&model).count(Some(2));
+        assert_eq!(
+            (count.count, count.status),
+            (0, CountStatus::Complete),
+            "{line}"
+        );
+        assert!(Solver::new(&model).solve().solution().is_none(), "{line}");
+    }
+}
+
+/// Valid givens that leave r1c1 no digit while its row, column and box each still hold
+/// every digit somewhere (no pigeonhole to notice it): 1-3 in its row, 4-6 in its column,
+/// 7-9 in its box.
+#[test]
+fn a_cell_emptied_by_the_givens_alone_means_no_solution() {
+    let mut line = ".".repeat(81);
+    let givens = "123456789";
+    for (&cell, digit) in [3, 4, 5, 27, 36, 45, 10, 11, 19].iter().zip(givens.chars()) {
+        line.replace_range(cell..cell + 1, &digit.to_string());
+    }
+    let board = Board::from_line(&line).unwrap();
+    assert!(sudoku::is_valid(&board));
+    let (model, _) = sudoku::model(&board).unwrap();
+    let count = Solver::new(&model).count(Some(2));
+    assert_eq!((count.count, count.status), (0, CountStatus::Complete));
+    assert_eq!(sudoku::solve(&board).unwrap(), None);
+}
+
 #[test]
 fn unsatisfiable_board_without_a_direct_clash_counts_zero() {
     // Row 1 lacks only a 9, and column 9 already has one: no cell is left for it.
