@@ -2,7 +2,9 @@
 //! value, and restored when the search backtracks past that level.
 //!
 //! Each level gets a fresh stamp; a word whose stamp equals the current one was already
-//! saved at this level and is not saved again (MiniCP's "trail once per level").
+//! saved at this level and is not saved again (MiniCP's "trail once per level"). Level 0
+//! is never undone, so its stamp is the one every word starts with: nothing is saved
+//! there (the root propagation writes most words of the store once).
 
 /// Undo log of domain words, organised in levels.
 #[derive(Clone, Debug)]
@@ -27,9 +29,9 @@ impl Trail {
         Trail {
             entries: Vec::with_capacity(words * 4),
             stamps: vec![0; words],
-            levels: vec![Level { mark: 0, stamp: 1 }],
-            next_stamp: 2,
-            stamp: 1,
+            levels: vec![Level { mark: 0, stamp: 0 }],
+            next_stamp: 1,
+            stamp: 0,
         }
     }
 
@@ -47,12 +49,12 @@ impl Trail {
     pub(crate) fn push_level(&mut self) {
         if self.next_stamp == u32::MAX {
             // Stamps only need to differ from every stamp still on a word; after wrapping
-            // around, clearing all of them restores that.
+            // around, clearing all of them restores that (level 0 keeps stamp 0).
             self.stamps.iter_mut().for_each(|s| *s = 0);
-            for (level, stamp) in self.levels.iter_mut().zip(1..) {
+            for (level, stamp) in self.levels.iter_mut().zip(0..) {
                 level.stamp = stamp;
             }
-            self.next_stamp = self.levels.len() as u32 + 1;
+            self.next_stamp = self.levels.len() as u32;
         }
         self.levels.push(Level {
             mark: self.entries.len(),
@@ -88,9 +90,9 @@ impl Trail {
         self.entries.clear();
         self.levels.truncate(1);
         self.stamps.iter_mut().for_each(|s| *s = 0);
-        self.next_stamp = 2;
-        self.levels[0].stamp = 1;
-        self.stamp = 1;
+        self.next_stamp = 1;
+        self.levels[0].stamp = 0;
+        self.stamp = 0;
     }
 
     #[inline]
@@ -121,5 +123,45 @@ mod tests {
         trail.pop_level(&mut words);
         assert_eq!(words, vec![0b1111, 0b11]);
         assert_eq!(trail.depth(), 0);
+    }
+
+    #[test]
+    fn level_zero_saves_nothing_and_levels_above_it_still_undo() {
+        let mut words = vec![0b1111u64, 0b11];
+        let mut trail = Trail::new(2);
+        trail.save(0, words[0]);
+        words[0] = 0b0111;
+        assert!(trail.entries.is_empty());
+        trail.push_level();
+        trail.save(0, words[0]);
+        words[0] = 0b0001;
+        trail.save(1, words[1]);
+        words[1] = 0b01;
+        trail.pop_level(&mut words);
+        assert_eq!(words, vec![0b0111, 0b11]);
+        trail.clear();
+        trail.save(1, words[1]);
+        assert!(trail.entries.is_empty());
+    }
+
+    #[test]
+    fn stamps_wrapping_around_keep_every_level_undoable() {
+        let mut words = vec![5u64, 6];
+        let mut trail = Trail::new(2);
+        trail.next_stamp = u32::MAX - 1;
+        trail.push_level();
+        trail.save(0, words[0]);
+        words[0] = 50;
+        trail.push_level(); // wraps: stamps renumbered
+        trail.save(0, words[0]);
+        words[0] = 500;
+        trail.save(1, words[1]);
+        words[1] = 60;
+        trail.pop_level(&mut words);
+        assert_eq!(words, vec![50, 6]);
+        trail.save(0, words[0]);
+        words[0] = 51;
+        trail.pop_level(&mut words);
+        assert_eq!(words, vec![5, 6]);
     }
 }
