@@ -69,6 +69,8 @@ pub(crate) struct Family {
     /// in every group, and there are no pairs): a removal pass that changed any cell
     /// marks them once.
     same_marks: Option<[u64; 2]>,
+    /// The marks of all cells together, when there are `cell_marks`.
+    all_marks: Option<[u64; 2]>,
     /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
     /// intersection. Only a change there can confine a value of one group to the
     /// intersection, so only those pairs need another look.
@@ -349,6 +351,11 @@ impl Family {
             Some((first, rest)) if rest.iter().all(|m| m == first) => Some(*first),
             _ => None,
         };
+        let all_marks = (!cell_marks.is_empty()).then(|| {
+            cell_marks
+                .iter()
+                .fold([0, 0], |[g, p], &[mg, mp]| [g | mg, p | mp])
+        });
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
@@ -436,6 +443,7 @@ impl Family {
             aligned,
             cell_marks,
             same_marks,
+            all_marks,
             cell_pairs,
             pair_words,
             tight,
@@ -562,7 +570,7 @@ impl Family {
         clear(work.dirty);
         clear(work.touched);
         if self.load(e, &mut work) {
-            self.eliminate_fixed_at_once(&mut work)?;
+            self.start_afresh(&mut work)?;
         }
         loop {
             self.eliminate_fixed_values(&mut work)?;
@@ -648,19 +656,8 @@ impl Family {
                 .sum::<usize>()
                 == self.vars.len()
         };
-        if let Some(view) = self.view::<S>().filter(|_| everything(changes)) {
-            // Every cell changed (the first run of a search): build the view from the
-            // domains' set bits rather than rewrite every cell's bit of every value.
-            view.rebuild(&work.masks[..self.vars.len()], work.places);
-            // As `note_change` for every cell, with the fixed cells gathered into the
-            // view's bitset first and stacked from it: which cells are fixed is a coin
-            // toss for the predictor.
-            let fixed_at = view.fixed_at();
-            for i in 0..self.vars.len() {
-                self.mark(i, work);
-                let single = u64::from(is_single(work.masks[i]));
-                work.places[fixed_at + i / 64] |= single << (i % 64);
-            }
+        if self.view::<S>().is_some() && everything(changes) {
+            // The first run of a search: see `start_afresh`.
             changes.fill(0);
             return true;
         }
@@ -673,19 +670,32 @@ impl Family {
         false
     }
 
-    /// Rule 1 for every cell fixed when a run starts with every cell changed (the first
-    /// run of a search: a puzzle's givens). Most peers of a given still hold its value, so
-    /// rather than visit them one by one through the view (a branchy loop with its
-    /// bookkeeping per holder), each fixed value leaves all the cell's peers in a loop of
-    /// fixed length, and the cells left with one value are found in one pass afterwards.
-    /// Every cell is already marked and the fixed cells are in the view's bitset. Outlined:
-    /// it runs once per search.
+    /// The start of a run in which every cell changed (the first run of a search), in a
+    /// family with a value-major view: the view is built from the domains' set bits
+    /// rather than by rewriting every cell's bit of every value, every group and pair is
+    /// marked at once, and rule 1 runs for every fixed cell (a puzzle's givens) in bulk.
+    /// Most peers of a given still hold its value, so rather than visit them one by one
+    /// through the view (a branchy loop with its bookkeeping per holder), each fixed value
+    /// leaves all the cell's peers in a loop of fixed length, and the cells left with one
+    /// value are found in one pass afterwards. Outlined: it runs once per search.
     #[inline(never)]
-    fn eliminate_fixed_at_once<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
+    fn start_afresh<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         let Some(view) = self.view::<S>() else {
             return Ok(());
         };
         let (words, fixed_at, n) = (view.cell_words, view.fixed_at(), self.vars.len());
+        view.rebuild(&work.masks[..n], work.places);
+        match self.all_marks {
+            Some([groups, pairs]) => self.mark_with(groups, pairs, work),
+            None => (0..n).for_each(|i| self.mark(i, work)),
+        }
+        for k in 0..words {
+            let cells = &work.masks[k * 64..n.min(k * 64 + 64)];
+            work.places[fixed_at + k] = cells
+                .iter()
+                .enumerate()
+                .fold(0, |acc, (b, &m)| acc | u64::from(is_single(m)) << b);
+        }
         for k in 0..words {
             for c in set_bits(work.places[fixed_at + k]).map(|b| k * 64 + b) {
                 let value = work.masks[c];
