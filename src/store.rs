@@ -119,6 +119,15 @@ impl Store {
         self.uniform.then_some(self.words.as_slice())
     }
 
+    /// True when some variable has no value left.
+    pub(crate) fn any_empty(&self) -> bool {
+        match self.uniform_words() {
+            // One word per variable: a search for a zero word.
+            Some(words) => words[..self.num_vars()].contains(&0),
+            None => (0..self.num_vars()).any(|v| self.words(v).iter().all(|&w| w == 0)),
+        }
+    }
+
     /// The words of `var`.
     #[inline]
     pub(crate) fn words(&self, var: usize) -> &[u64] {

@@ -86,6 +86,31 @@ fn fixing_outside_the_domain_makes_the_model_unsatisfiable() {
 }
 
 #[test]
+fn an_emptied_domain_is_found_in_one_word_and_multi_word_stores() {
+    // One-word domains of one base (the store's uniform path) and a mix of bases and a
+    // four-word domain (the general path); no constraint would notice the empty domain.
+    for wide in [false, true] {
+        let mut m = Model::new();
+        let x = m.new_var(1..=3).unwrap();
+        let y = if wide {
+            m.new_var(100..=300).unwrap()
+        } else {
+            m.new_var(1..=3).unwrap()
+        };
+        m.new_var(1..=3).unwrap();
+        assert!(Solver::new(&m).solve().solution().is_some());
+        m.remove_value(x, 2).unwrap();
+        m.fix(y, 7).unwrap();
+        assert_eq!(
+            Solver::new(&m).solve(),
+            SolveResult::Unsatisfiable,
+            "wide {wide}"
+        );
+        assert_eq!(Solver::new(&m).count(None).count, 0, "wide {wide}");
+    }
+}
+
+#[test]
 fn removing_values_is_respected() {
     let mut m = Model::new();
     let x = m.new_var(1..=3).unwrap();

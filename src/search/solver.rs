@@ -388,8 +388,7 @@ impl Solver {
     /// Applies the assumptions and propagates the root; false when that fails (or a domain
     /// was empty from the start).
     fn propagate_root(&mut self) -> bool {
-        let store = &self.engine.store;
-        let emptied = (0..store.num_vars()).any(|v| store.size(v) == 0);
+        let emptied = self.engine.store.any_empty();
         let assumed = self
             .assumptions
             .iter()
