@@ -690,11 +690,7 @@ impl Family {
             None => (0..n).for_each(|i| self.mark(i, work)),
         }
         for k in 0..words {
-            let cells = &work.masks[k * 64..n.min(k * 64 + 64)];
-            work.places[fixed_at + k] = cells
-                .iter()
-                .enumerate()
-                .fold(0, |acc, (b, &m)| acc | u64::from(is_single(m)) << b);
+            (work.places[fixed_at + k], _) = singles_among(&work.masks[k * 64..n.min(k * 64 + 64)]);
         }
         for k in 0..words {
             for c in set_bits(work.places[fixed_at + k]).map(|b| k * 64 + b) {
@@ -728,11 +724,8 @@ impl Family {
         // first: which cells are is a coin toss for the predictor.
         let mut empty = false;
         for k in 0..words {
-            let cells = &work.masks[k * 64..n.min(k * 64 + 64)];
-            let singles = cells.iter().enumerate().fold(0u64, |acc, (b, &m)| {
-                empty |= m == 0;
-                acc | u64::from(is_single(m)) << b
-            });
+            let (singles, none) = singles_among(&work.masks[k * 64..n.min(k * 64 + 64)]);
+            empty |= none;
             for b in set_bits(singles & !work.places[fixed_at + k]) {
                 work.push(k * 64 + b);
             }
@@ -1376,6 +1369,17 @@ const GROUPS: usize = 64 / LANES;
 #[inline(always)]
 fn lane_major_cell(bit: usize) -> usize {
     (bit % GROUPS) * LANES + bit / GROUPS
+}
+
+/// The masks (at most 64) with one value, as a bitset, and whether any mask is empty;
+/// without a branch per mask.
+fn singles_among(masks: &[u64]) -> (u64, bool) {
+    masks
+        .iter()
+        .enumerate()
+        .fold((0, false), |(singles, empty), (b, &m)| {
+            (singles | u64::from(is_single(m)) << b, empty | (m == 0))
+        })
 }
 
 /// Zeroes a scratch bitset. Most are one word or none, where a call to `memset` (what
