@@ -1120,7 +1120,7 @@ impl Family {
     /// Locked values across every intersecting pair touched since the last sweep; true
     /// when something changed.
     fn apply_locked_values<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<bool, Conflict> {
-        if !S::PAIRS || self.pairs.is_empty() {
+        if !S::PAIRS || self.pairs.is_empty() || self.all_fixed(work) {
             return Ok(false);
         }
         // This sweep looks at the pairs touched so far; what it changes is touched anew
@@ -1137,6 +1137,22 @@ impl Family {
             }
         }
         Ok(changed)
+    }
+
+    /// True when the view says every cell is fixed (and, the stack being empty, every
+    /// fixed value has left its peers): then no value can be locked anywhere, since each
+    /// group holds each of its values in one cell, shared by every group through it.
+    #[inline]
+    fn all_fixed<S: Shape>(&self, work: &Work<'_, S>) -> bool {
+        let Some(view) = self.view::<S>() else {
+            return false;
+        };
+        let fixed = &work.places[view.fixed_at()..];
+        let n = self.vars.len();
+        fixed.iter().enumerate().all(|(k, &w)| {
+            let cells = n.saturating_sub(k * 64).min(64);
+            w.count_ones() as usize == cells
+        })
     }
 
     /// The sweep over the pairs in `sweeping` with segment unions (see
