@@ -1072,6 +1072,13 @@ impl Family {
         work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
         let cells = &self.group_cells[range];
+        let fixed = view.fixed_in(g, work.places);
+        if fixed as usize == cells.len() {
+            // Every cell fixed, and their values gone from each other (the stack is
+            // empty): distinct values, nothing hidden (the last cell fixed in a group
+            // marks it dirty).
+            return Ok(());
+        }
         let (once, twice) = match <&[u32; 9]>::try_from(cells) {
             Ok(_) if run != NO_RUN => {
                 // Nine consecutive cells: a run of known length, unrolled.
@@ -1093,7 +1100,7 @@ impl Family {
             return Err(Conflict);
         }
         let hidden = once & !twice;
-        if values > cells.len() || hidden.count_ones() == view.fixed_in(g, work.places) {
+        if values > cells.len() || hidden.count_ones() == fixed {
             // Not every value must be used, or the values in one cell are the fixed ones.
             return Ok(());
         }
