@@ -64,17 +64,19 @@ pub(crate) fn select_variable(
         Some(words) => {
             // Sliced to the variables, so that the compiler sees every `v < n` in bounds.
             let words = &words[..n];
-            select_by_size(n, |v| words[v].count_ones(), info, order)
+            select_by_size(n, |v| words[v].count_ones(), true, info, order)
         }
-        None => select_by_size(n, |v| store.size(v), info, order),
+        None => select_by_size(n, |v| store.size(v), false, info, order),
     }
 }
 
-/// [`select_variable`] over `size(v)`, the number of values of each variable.
+/// [`select_variable`] over `size(v)`, the number of values of each variable; `narrow`
+/// when no variable can have more than 64 values (one-word domains).
 #[inline]
 fn select_by_size(
     n: usize,
     size: impl Fn(usize) -> u32,
+    narrow: bool,
     info: &VarInfo,
     order: VariableOrder,
 ) -> Option<usize> {
@@ -82,17 +84,17 @@ fn select_by_size(
         VariableOrder::InputOrder => (0..n).find(|&v| size(v) > 1),
         VariableOrder::Mrv => fewest_values(n, size),
         VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
-        VariableOrder::MrvDegree => fewest_values_then_most(n, size, |v| info.degree[v]),
+        VariableOrder::MrvDegree => fewest_values_then_most(n, size, narrow, |v| info.degree[v]),
         VariableOrder::MrvDynamicDegree => {
             let Some(neighbours) = info.neighbours.get().filter(|n| !n.complete) else {
                 // Every variable neighbours every other (one N-Queens family links all
                 // cells), or the lists are not built: no tie to break that way.
-                return select_by_size(n, size, info, VariableOrder::MrvDegree);
+                return select_by_size(n, size, narrow, info, VariableOrder::MrvDegree);
             };
             if let Some(bits) = &neighbours.bits {
-                return fewest_then_most_unfixed_neighbours(n, size, bits);
+                return fewest_then_most_unfixed_neighbours(n, size, narrow, bits);
             }
-            fewest_then_most_unfixed_listed(n, size, neighbours)
+            fewest_then_most_unfixed_listed(n, size, narrow, neighbours)
         }
     }
 }
@@ -121,9 +123,10 @@ fn fewest_values(n: usize, size: impl Fn(usize) -> u32) -> Option<usize> {
 fn fewest_values_then_most(
     n: usize,
     size: impl Fn(usize) -> u32,
+    narrow: bool,
     tie: impl Fn(usize) -> u32,
 ) -> Option<usize> {
-    let fewest = fewest_values_count(n, &size)?;
+    let fewest = fewest_values_count(n, &size, narrow)?;
     first_with_most((0..n).filter(|&v| size(v) == fewest), tie)
 }
 
@@ -154,14 +157,15 @@ fn first_with_most<T: Ord + Copy>(
 fn fewest_then_most_unfixed_neighbours(
     n: usize,
     size: impl Fn(usize) -> u32,
+    narrow: bool,
     bits: &NeighbourBits,
 ) -> Option<usize> {
     // Bitsets in arrays no longer than needed (up to 128 variables: two words), since
     // every call zeroes them.
     match bits.words {
-        0 | 1 => fewest_then_most_in::<1>(n, size, bits),
-        2 => fewest_then_most_in::<2>(n, size, bits),
-        _ => fewest_then_most_in::<BITSET_WORDS>(n, size, bits),
+        0 | 1 => fewest_then_most_in::<1>(n, size, narrow, bits),
+        2 => fewest_then_most_in::<2>(n, size, narrow, bits),
+        _ => fewest_then_most_in::<BITSET_WORDS>(n, size, narrow, bits),
     }
 }
 
@@ -171,10 +175,11 @@ fn fewest_then_most_unfixed_neighbours(
 fn fewest_then_most_in<const W: usize>(
     n: usize,
     size: impl Fn(usize) -> u32,
+    narrow: bool,
     bits: &NeighbourBits,
 ) -> Option<usize> {
     let words = bits.words;
-    let fewest = fewest_values_count(n, &size)?;
+    let fewest = fewest_values_count(n, &size, narrow)?;
     let mut unfixed = [0u64; W];
     let mut tied = [0u64; W];
     unfixed_and_tied(n, &size, fewest, &mut unfixed[..words], &mut tied[..words]);
@@ -196,9 +201,10 @@ fn fewest_then_most_in<const W: usize>(
 fn fewest_then_most_unfixed_listed(
     n: usize,
     size: impl Fn(usize) -> u32,
+    narrow: bool,
     neighbours: &Neighbours,
 ) -> Option<usize> {
-    let fewest = fewest_values_count(n, &size)?;
+    let fewest = fewest_values_count(n, &size, narrow)?;
     first_with_most((0..n).filter(|&v| size(v) == fewest), |v| {
         let (unfixed, tied) = neighbours.of(v).iter().fold((0, 0), |(u, t), &w| {
             let s = size(w as usize);
@@ -222,9 +228,10 @@ fn tie_key(unfixed: u32, tied: u32) -> u64 {
 /// fixed. Each count of two to 65 values sets one bit of a word, and the lowest bit set is
 /// the answer: no comparison to branch on (whether a variable has fewer values than the
 /// best so far is a coin toss for the predictor, and LLVM compiled a plain minimum into
-/// branches). Larger counts (multi-word domains) fall back to a minimum.
+/// branches). Larger counts (multi-word domains, never when `narrow`) fall back to a
+/// minimum, which is also the pass that finds every variable fixed (at a solution).
 #[inline]
-fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32) -> Option<u32> {
+fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32, narrow: bool) -> Option<u32> {
     // Sizes 0 and 1 wrap around to the largest keys.
     let key = |v| size(v).wrapping_sub(2);
     let seen = (0..n).fold(0u64, |seen, v| {
@@ -233,6 +240,10 @@ fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32) -> Option<u32> {
     });
     if seen != 0 {
         return Some(seen.trailing_zeros() + 2);
+    }
+    if narrow {
+        // At most 64 values each: no count escaped the word, so every variable is fixed.
+        return None;
     }
     let large = (0..n).map(key).min()?;
     (large < u32::MAX - 1).then(|| large + 2)
