@@ -110,6 +110,32 @@ fn an_emptied_domain_is_found_in_one_word_and_multi_word_stores() {
     }
 }
 
+/// Locked values between two overlapping groups that no family holds (some variables are
+/// in no group with as many values as variables): `a` is a permutation of 1..=3 with
+/// a0 = 3, so 1 and 2 lie in a1 and a2, which the second group shares, and leave `b`,
+/// which is left with 4; then `c`, two cells over {4, 5} beside `b`, has one value for
+/// two cells. Without the rule the root sees no conflict (the second group has five
+/// values for four cells, the third four for three) and the search must find it.
+#[test]
+fn locked_values_outside_a_family_prove_this_model_unsatisfiable_at_the_root() {
+    let mut m = Model::new();
+    let a = m.new_vars(3, 1..=3).unwrap();
+    m.fix(a[0], 3).unwrap();
+    let b = m.new_var_from_values(&[1, 2, 4]).unwrap();
+    // Values 5 and 6 over the base of the others (the rule needs one common base).
+    let g = m.new_var(1..=6).unwrap();
+    for v in 1..=4 {
+        m.remove_value(g, v).unwrap();
+    }
+    let c = m.new_vars(2, 4..=5).unwrap();
+    m.all_different(&a).unwrap();
+    m.all_different(&[a[1], a[2], b, g]).unwrap();
+    m.all_different(&[b, c[0], c[1]]).unwrap();
+    let mut solver = Solver::new(&m);
+    assert_eq!(solver.solve(), SolveResult::Unsatisfiable);
+    assert_eq!(solver.stats().nodes, 0);
+}
+
 #[test]
 fn removing_values_is_respected() {
     let mut m = Model::new();
