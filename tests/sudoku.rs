@@ -225,6 +225,21 @@ fn a_cell_emptied_by_the_givens_alone_means_no_solution() {
     assert_eq!(sudoku::solve(&board).unwrap(), None);
 }
 
+/// Row 1 holds 1-6 and a 7 in its box keeps 7 out of its three empty cells: three cells
+/// for 8 and 9. The pigeonhole rule (fewer values than cells in a group) proves it at the
+/// root; hidden singles alone see nothing there (no value has exactly one place).
+#[test]
+fn pigeonhole_proves_a_row_short_of_values_at_the_root() {
+    let mut line = "...123456".to_string() + &".".repeat(72);
+    line.replace_range(9..10, "7"); // r2c1
+    let board = Board::from_line(&line).unwrap();
+    assert!(sudoku::is_valid(&board));
+    let (model, _) = sudoku::model(&board).unwrap();
+    let mut solver = Solver::new(&model);
+    assert_eq!(solver.solve(), SolveResult::Unsatisfiable);
+    assert_eq!(solver.stats().nodes, 0);
+}
+
 #[test]
 fn unsatisfiable_board_without_a_direct_clash_counts_zero() {
     // Row 1 lacks only a 9, and column 9 already has one: no cell is left for it.
