@@ -7,6 +7,7 @@ mod common;
 use common::bitcsp;
 
 use bitcsp::coloring::{self, Decision, DimacsError, Graph, Limits};
+use bitcsp::{SolveResult, Solver, StopReason, ValueSymmetry, VariableOrder};
 use proptest::prelude::*;
 
 fn data(name: &str) -> String {
@@ -73,6 +74,30 @@ fn raw_files_with_both_directions_and_self_loops_read_the_same_graph() {
     }
     let raw = std::fs::read_to_string(data("raw/homer.col")).unwrap();
     assert_eq!(Graph::from_dimacs(&raw).unwrap().warnings.len(), 2);
+}
+
+/// Interchangeable colours: trying one unused colour per node instead of each of them
+/// proves myciel5 (chromatic number 6) not 5-colourable in 49,413 nodes, where the plain
+/// search needs 296,279 (measured); capped at 60,000 nodes, only the first finishes.
+#[test]
+fn interchangeable_colours_cut_the_proof_that_myciel5_needs_six() {
+    let (model, _) = coloring::model(&load("myciel5"), 5).unwrap();
+    let run = |symmetry| {
+        let mut solver = Solver::new(&model);
+        solver
+            .set_variable_order(VariableOrder::MrvDynamicDegree)
+            .set_value_symmetry(symmetry)
+            .set_node_limit(Some(60_000));
+        solver.solve()
+    };
+    assert_eq!(
+        run(ValueSymmetry::Interchangeable),
+        SolveResult::Unsatisfiable
+    );
+    assert_eq!(
+        run(ValueSymmetry::None),
+        SolveResult::Stopped(StopReason::NodeLimit)
+    );
 }
 
 /// The chromatic number by trying every assignment (tiny graphs only).
