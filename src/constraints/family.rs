@@ -690,9 +690,6 @@ impl Family {
             None => (0..n).for_each(|i| self.mark(i, work)),
         }
         for k in 0..words {
-            (work.places[fixed_at + k], _) = singles_among(&work.masks[k * 64..n.min(k * 64 + 64)]);
-        }
-        for k in 0..words {
             for c in set_bits(work.places[fixed_at + k]).map(|b| k * 64 + b) {
                 let value = work.masks[c];
                 if value == 0 {
@@ -1442,32 +1439,31 @@ impl ValueView {
         })
     }
 
-    /// The view of the domains `masks`, from scratch. Cells holding every value (most of
-    /// them before the first run of a search) are gathered into one bitset that every
-    /// value then takes with one OR per word, rather than set value by value.
+    /// The view of the domains `masks`, from scratch, with its bitset of fixed cells. Cells
+    /// holding every value (most of them before the first run of a search) are gathered
+    /// into one bitset that every value then takes with one OR per word, rather than set
+    /// value by value.
     fn rebuild(&self, masks: &[u64], places: &mut [u64]) {
         places.fill(0);
         let every = u64::MAX >> (64 - self.values);
         let (by_value, fixed) = places.split_at_mut(self.fixed_at());
-        // The bitset of fixed cells is rebuilt by the caller: meanwhile it holds the cells
-        // with every value.
-        let full = &mut fixed[..self.cell_words];
+        let mut full = [0u64; MAX_VIEW_CELLS / 64];
         for (cell, &m) in masks.iter().enumerate() {
             let (k, bit) = (cell / 64, 1u64 << (cell % 64));
             if m & every == every {
                 full[k] |= bit;
                 continue;
             }
+            fixed[k] |= u64::from(is_single(m)) * bit;
             for v in set_bits(m & every) {
                 by_value[v * self.cell_words + k] |= bit;
             }
         }
         for value in by_value.chunks_exact_mut(self.cell_words) {
-            for (w, &f) in value.iter_mut().zip(full.iter()) {
+            for (w, &f) in value.iter_mut().zip(&full) {
                 *w |= f;
             }
         }
-        clear(full);
     }
 
     /// Where the bitset of fixed cells starts in the view.
