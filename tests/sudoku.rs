@@ -150,6 +150,20 @@ fn the_default_order_keeps_the_magictour_sample_search_small() {
     );
 }
 
+/// Each of `lines` is solved without a decision (root propagation fixes every cell), and
+/// the solution obeys the rules.
+fn assert_settled_at_root(lines: &[&str]) {
+    for &line in lines {
+        let board = Board::from_line(line).unwrap();
+        let (model, cells) = sudoku::model(&board).unwrap();
+        let mut solver = Solver::new(&model);
+        let solution = solver.solve().solution().expect("solvable");
+        assert_eq!(solver.stats().nodes, 0, "{line}");
+        let grid = sudoku::decode(&board, &cells, &solution);
+        assert!(grid.check_solves(&board).is_ok(), "{line}");
+    }
+}
+
 /// Three 17-clue puzzles (from the repository's sample) that the family settles without a
 /// decision only with hidden singles: naked singles and locked values alone leave 9, 13
 /// and 15 decisions (measured). Solutions stay right without the rule, so only the node
@@ -161,15 +175,7 @@ fn hidden_singles_settle_these_puzzles_at_the_root() {
         ".................1....23.4.....35.2...6.7.....18.........1....6.3.....9.42.......",
         ".................1..2..3........4..5..3..2....6.....17....7.....56.1....8.4...2..",
     ];
-    for line in lines {
-        let board = Board::from_line(line).unwrap();
-        let (model, cells) = sudoku::model(&board).unwrap();
-        let mut solver = Solver::new(&model);
-        let solution = solver.solve().solution().expect("solvable");
-        assert_eq!(solver.stats().nodes, 0, "{line}");
-        let grid = sudoku::decode(&board, &cells, &solution);
-        assert!(grid.check_solves(&board).is_ok(), "{line}");
-    }
+    assert_settled_at_root(&lines);
 }
 
 /// Three 17-clue puzzles (from the shared 17_clue set) that the family settles without
@@ -182,15 +188,7 @@ fn locked_values_settle_these_puzzles_at_the_root() {
         ".................1..2..3.4........2....15.....647..........285..1...9....7....6..",
         ".................1..2..3.4......25.6.1..4...73....5.......7.......1...8...5...3..",
     ];
-    for line in lines {
-        let board = Board::from_line(line).unwrap();
-        let (model, cells) = sudoku::model(&board).unwrap();
-        let mut solver = Solver::new(&model);
-        let solution = solver.solve().solution().expect("solvable");
-        assert_eq!(solver.stats().nodes, 0, "{line}");
-        let grid = sudoku::decode(&board, &cells, &solution);
-        assert!(grid.check_solves(&board).is_ok(), "{line}");
-    }
+    assert_settled_at_root(&lines);
 }
 
 #[test]

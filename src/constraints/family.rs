@@ -649,14 +649,7 @@ impl Family {
                 *mask = store.word_at(w as usize);
             }
         }
-        let everything = |changes: &[u64]| {
-            changes
-                .iter()
-                .map(|w| w.count_ones() as usize)
-                .sum::<usize>()
-                == self.vars.len()
-        };
-        if self.view::<S>().is_some() && everything(changes) {
+        if self.view::<S>().is_some() && self.holds_every_cell(changes) {
             // The first run of a search: see `start_afresh`.
             changes.fill(0);
             return true;
@@ -1148,15 +1141,14 @@ impl Family {
     /// group holds each of its values in one cell, shared by every group through it.
     #[inline]
     fn all_fixed<S: Shape>(&self, work: &Work<'_, S>) -> bool {
-        let Some(view) = self.view::<S>() else {
-            return false;
-        };
-        let fixed = &work.places[view.fixed_at()..];
-        let n = self.vars.len();
-        fixed.iter().enumerate().all(|(k, &w)| {
-            let cells = n.saturating_sub(k * 64).min(64);
-            w.count_ones() as usize == cells
-        })
+        self.view::<S>()
+            .is_some_and(|view| self.holds_every_cell(&work.places[view.fixed_at()..]))
+    }
+
+    /// True when the bitset of cells `bits` holds every cell of the family.
+    #[inline]
+    fn holds_every_cell(&self, bits: &[u64]) -> bool {
+        bits.iter().map(|w| w.count_ones() as usize).sum::<usize>() == self.vars.len()
     }
 
     /// The sweep over the pairs in `sweeping` with segment unions (see
