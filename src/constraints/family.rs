@@ -811,12 +811,16 @@ impl Family {
     /// shares a group with it.
     fn eliminate_fixed_values<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         while let Some(cell) = work.pop() {
-            if let Some(view) = self.view::<S>() {
-                // A cell enters the view's bitset of fixed cells when it leaves the stack:
-                // only the hidden-single scans read that bitset, and they wait for an
-                // empty stack.
-                work.places[view.fixed_at() + cell / 64] |= 1 << (cell % 64);
-                self.take_from_holders(view, cell, work)?;
+            if S::VIEW {
+                // A run of this shape always has a view (see `propagate`); the test
+                // keeps the other shapes' code out of its copy.
+                if let Some(view) = self.view::<S>() {
+                    // A cell enters the view's bitset of fixed cells when it leaves the
+                    // stack: only the hidden-single scans read that bitset, and they wait
+                    // for an empty stack.
+                    work.places[view.fixed_at() + cell / 64] |= 1 << (cell % 64);
+                    self.take_from_holders(view, cell, work)?;
+                }
                 continue;
             }
             let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
@@ -991,8 +995,12 @@ impl Family {
     fn hidden_singles<S: Shape>(&self, g: usize, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         let [from, to, run, plain] = self.scans[g];
         let range = from as usize..to as usize;
-        if let Some(view) = self.view::<S>() {
-            return self.hidden_singles_viewed(view, g, range, run, work);
+        if S::VIEW {
+            // A run of this shape always has a view (see `propagate`).
+            return match self.view::<S>() {
+                Some(view) => self.hidden_singles_viewed(view, g, range, run, work),
+                None => Ok(()),
+            };
         }
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
