@@ -45,6 +45,14 @@ pub enum ModelError {
         /// Number of offsets.
         offsets: usize,
     },
+    /// A coefficients list whose length differs from the variables list.
+    #[error("{coeffs} coefficients given for {vars} variables")]
+    CoefficientsLengthMismatch {
+        /// Number of variables.
+        vars: usize,
+        /// Number of coefficients.
+        coeffs: usize,
+    },
     /// The values `x + c` of an all-different group spread over too wide a range.
     #[error("all-different values span {span} integers, more than the maximum of {max}")]
     GroupSpanTooLarge {

@@ -1,14 +1,13 @@
 //! # bitcsp
 //!
 //! A small constraint-satisfaction engine: integer variables with bitset domains,
-//! all-different (with offsets) and not-equal constraints, propagation to a fixed point, and
-//! depth-first search with MRV branching and trail-based undo.
+//! all-different (with offsets), not-equal and (weighted) sum constraints, propagation to a
+//! fixed point, and depth-first search with MRV branching and trail-based undo.
 //!
 //! ```
 //! use bitcsp::{Model, Solver, SolveResult};
 //!
-//! // SEND + MORE would need sums; here is a smaller puzzle: three different digits
-//! // with a != b + 2 and c fixed.
+//! // Three different digits with a != b + 2 and c fixed (sums: `Model::sum`).
 //! let mut model = Model::new();
 //! let [a, b, c] = [0; 3].map(|_| model.new_var(1..=3).expect("non-empty range"));
 //! model.all_different(&[a, b, c])?;
@@ -47,7 +46,7 @@ pub mod sudoku;
 
 pub use domain::Domain;
 pub use error::ModelError;
-pub use model::{Consistency, Model, VarId};
+pub use model::{Consistency, Model, Relation, VarId};
 pub use search::{
     Count, CountStatus, Solution, Solutions, SolveResult, Solver, Statistics, StopReason,
     ValueOrder, ValueSymmetry, VariableOrder,

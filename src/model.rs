@@ -39,6 +39,17 @@ pub enum Consistency {
     Domain,
 }
 
+/// How a sum compares with its right-hand side (see [`Model::weighted_sum`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Relation {
+    /// The sum equals the right-hand side.
+    Equal,
+    /// The sum is at most the right-hand side.
+    AtMost,
+    /// The sum is at least the right-hand side.
+    AtLeast,
+}
+
 /// A constraint as the user posted it; the solver compiles these into propagators.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Posted {
@@ -50,6 +61,13 @@ pub(crate) enum Posted {
     },
     /// `x != y + offset`.
     NotEqual { x: VarId, y: VarId, offset: i32 },
+    /// `coeffs[0] * vars[0] + ... (relation) rhs`.
+    Linear {
+        vars: Vec<VarId>,
+        coeffs: Vec<i32>,
+        relation: Relation,
+        rhs: i64,
+    },
 }
 
 /// A constraint-satisfaction problem: integer variables with finite domains, and constraints.
@@ -218,6 +236,59 @@ impl Model {
         check_distinct(&[x, y])?;
         self.structure_changed();
         Arc::make_mut(&mut self.posted).push(Posted::NotEqual { x, y, offset });
+        Ok(())
+    }
+
+    /// Requires `vars[0] + vars[1] + ...` to stand in `relation` to `rhs` (an empty sum
+    /// is 0). Propagated on bounds: see [`Model::weighted_sum`].
+    ///
+    /// ```
+    /// use bitcsp::{Model, Relation, Solver};
+    /// let mut model = Model::new();
+    /// let dice = model.new_vars(2, 1..=6)?;
+    /// model.sum(&dice, Relation::Equal, 7)?;
+    /// assert_eq!(Solver::new(&model).count(None).count, 6);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`].
+    pub fn sum(&mut self, vars: &[VarId], relation: Relation, rhs: i64) -> Result<(), ModelError> {
+        self.weighted_sum(vars, &vec![1; vars.len()], relation, rhs)
+    }
+
+    /// Requires `coeffs[0] * vars[0] + coeffs[1] * vars[1] + ...` to stand in `relation`
+    /// to `rhs`. A variable may appear more than once. The propagation keeps bounds
+    /// consistency: after it, every variable's smallest and largest value can be completed
+    /// within the other variables' bounds (values inside a domain's holes are not
+    /// examined), and the search finds exactly the solutions.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], or [`ModelError::CoefficientsLengthMismatch`] when
+    /// the lists differ in length.
+    pub fn weighted_sum(
+        &mut self,
+        vars: &[VarId],
+        coeffs: &[i32],
+        relation: Relation,
+        rhs: i64,
+    ) -> Result<(), ModelError> {
+        if vars.len() != coeffs.len() {
+            return Err(ModelError::CoefficientsLengthMismatch {
+                vars: vars.len(),
+                coeffs: coeffs.len(),
+            });
+        }
+        for &v in vars {
+            self.check_var(v)?;
+        }
+        self.structure_changed();
+        Arc::make_mut(&mut self.posted).push(Posted::Linear {
+            vars: vars.to_vec(),
+            coeffs: coeffs.to_vec(),
+            relation,
+            rhs,
+        });
         Ok(())
     }
 

@@ -430,6 +430,37 @@ impl Engine {
         self.set_narrow(var, self.store.first_word(var) & !mask)
     }
 
+    /// Removes the values of `var` below `lo` and above `hi` (either bound may be absent);
+    /// true when it lost any, a conflict when none is left.
+    pub(crate) fn restrict_range(
+        &mut self,
+        var: usize,
+        lo: Option<i128>,
+        hi: Option<i128>,
+    ) -> Result<bool, Conflict> {
+        let layout = self.store.layout(var);
+        let base = i128::from(layout.base);
+        let mut changed = false;
+        for k in 0..layout.len as usize {
+            // Bit `b` of word `k` is the value `base + 64k + b`.
+            let first = base + 64 * k as i128;
+            let keep_from = lo.map_or(0, |lo| (lo - first).clamp(0, 64));
+            let keep_to = hi.map_or(64, |hi| (hi - first + 1).clamp(0, 64));
+            let keep = if keep_from >= keep_to {
+                0
+            } else {
+                let above = u64::MAX.checked_shl(keep_from as u32).unwrap_or(0);
+                let below = u64::MAX.checked_shr(64 - keep_to as u32).unwrap_or(0);
+                above & below
+            };
+            changed |= self.narrow_word_quietly(var, k, keep);
+        }
+        if changed {
+            self.changed(var)?;
+        }
+        Ok(changed)
+    }
+
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;

@@ -162,6 +162,17 @@ impl Store {
             .map(|(k, &w)| value_at(l.base, k * 64 + w.trailing_zeros() as usize))
     }
 
+    /// The largest value of `var`; `None` when empty.
+    pub(crate) fn max(&self, var: usize) -> Option<i32> {
+        let l = self.layout[var];
+        self.words(var)
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, &w)| w != 0)
+            .map(|(k, &w)| value_at(l.base, k * 64 + 63 - w.leading_zeros() as usize))
+    }
+
     /// The smallest value of every variable, in variable order: each one's value once all
     /// are fixed (no domain may be empty).
     pub(crate) fn values(&self) -> Vec<i32> {

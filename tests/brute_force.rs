@@ -1,10 +1,12 @@
 //! The engine against exhaustive enumeration on small random models: same solution count,
-//! same set of solutions, for every strategy, on narrow and wide (multi-word) domains.
+//! same set of solutions, for every strategy, on narrow and wide (multi-word) domains,
+//! with all-different, not-equal and (weighted) sum constraints.
 
 use std::collections::BTreeSet;
 
 use bitcsp::{
-    Consistency, CountStatus, Model, SolveResult, Solver, ValueOrder, VarId, VariableOrder,
+    Consistency, CountStatus, Model, Relation, SolveResult, Solver, ValueOrder, VarId,
+    VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -19,6 +21,12 @@ enum Spec {
         x: usize,
         y: usize,
         offset: i32,
+    },
+    Sum {
+        vars: Vec<usize>,
+        coeffs: Vec<i32>,
+        relation: Relation,
+        rhs: i64,
     },
 }
 
@@ -48,6 +56,15 @@ impl Instance {
                 }
                 Spec::NotEqual { x, y, offset } => {
                     m.not_equal_offset(vars[*x], vars[*y], *offset).unwrap()
+                }
+                Spec::Sum {
+                    vars: vs,
+                    coeffs,
+                    relation,
+                    rhs,
+                } => {
+                    let ids: Vec<VarId> = vs.iter().map(|&i| vars[i]).collect();
+                    m.weighted_sum(&ids, coeffs, *relation, *rhs).unwrap();
                 }
             }
         }
@@ -93,6 +110,23 @@ impl Instance {
             }
             Spec::NotEqual { x, y, offset } => {
                 i64::from(a[*x]) != i64::from(a[*y]) + i64::from(*offset)
+            }
+            Spec::Sum {
+                vars,
+                coeffs,
+                relation,
+                rhs,
+            } => {
+                let total: i64 = vars
+                    .iter()
+                    .zip(coeffs)
+                    .map(|(&v, &c)| i64::from(c) * i64::from(a[v]))
+                    .sum();
+                match relation {
+                    Relation::Equal => total == *rhs,
+                    Relation::AtMost => total <= *rhs,
+                    Relation::AtLeast => total >= *rhs,
+                }
             }
         })
     }
@@ -161,9 +195,30 @@ fn instance(
         let not_equal = (0..n, 0..n, offsets).prop_filter_map("distinct", |(x, y, offset)| {
             (x != y).then_some(Spec::NotEqual { x, y, offset })
         });
+        // Sums of up to four terms (a variable may repeat), coefficients -3..=3 (zero
+        // included), and a right-hand side near the sums the values can reach.
+        let reach = i64::from(values.start().abs().max(values.end().abs())) * 3;
+        let sum = (
+            proptest::collection::vec((0..n, -3i32..=3), 0..=4),
+            prop_oneof![
+                Just(Relation::Equal),
+                Just(Relation::AtMost),
+                Just(Relation::AtLeast)
+            ],
+            -reach..=reach,
+        )
+            .prop_map(|(terms, relation, rhs)| {
+                let (vars, coeffs) = terms.into_iter().unzip();
+                Spec::Sum {
+                    vars,
+                    coeffs,
+                    relation,
+                    rhs,
+                }
+            });
         (
             proptest::collection::vec(domain, n),
-            proptest::collection::vec(prop_oneof![all_diff, not_equal], 0..=4),
+            proptest::collection::vec(prop_oneof![all_diff, not_equal, sum], 0..=4),
         )
             .prop_map(|(domains, constraints)| Instance {
                 domains,

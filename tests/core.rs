@@ -190,6 +190,14 @@ fn every_model_error_variant_is_reported() {
         m.all_different_offset(&[v[0], far], &[i32::MAX, i32::MIN]),
         Err(ModelError::GroupSpanTooLarge { .. })
     ));
+    assert!(matches!(
+        m.weighted_sum(&v, &[1, 2, 3], bitcsp::Relation::Equal, 0),
+        Err(ModelError::CoefficientsLengthMismatch { .. })
+    ));
+    assert!(matches!(
+        m.sum(&[v[0], stranger], bitcsp::Relation::AtMost, 1),
+        Err(ModelError::UnknownVariable { .. })
+    ));
     assert_eq!(
         m.num_constraints(),
         0,

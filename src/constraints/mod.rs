@@ -13,6 +13,7 @@
 
 mod all_different;
 mod family;
+mod linear;
 mod locked_values;
 mod matching;
 mod not_equal;
@@ -23,6 +24,7 @@ use std::iter::repeat;
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
 pub(crate) use family::{Family, FamilyGroup};
+use linear::Linear;
 pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
 
@@ -53,6 +55,7 @@ pub(crate) enum Constraint {
     NotEqual(NotEqual),
     LockedValues(LockedValues),
     Family(Box<Family>),
+    Linear(Linear),
 }
 
 impl Constraint {
@@ -68,6 +71,7 @@ impl Constraint {
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
+            Constraint::Linear(c) => c.propagate(engine),
         }
     }
 
@@ -78,6 +82,7 @@ impl Constraint {
             Constraint::NotEqual(c) => c.vars().to_vec(),
             Constraint::LockedValues(c) => c.vars().to_vec(),
             Constraint::Family(c) => c.vars().to_vec(),
+            Constraint::Linear(c) => c.vars().to_vec(),
         }
     }
 
@@ -99,7 +104,9 @@ impl Constraint {
     pub(crate) fn event(&self) -> Event {
         match self {
             Constraint::AllDifferent(c) => c.event(),
-            Constraint::LockedValues(_) | Constraint::Family(_) => Event::Change,
+            Constraint::LockedValues(_) | Constraint::Family(_) | Constraint::Linear(_) => {
+                Event::Change
+            }
             Constraint::NotEqual(_) => Event::Fix,
         }
     }
@@ -128,7 +135,7 @@ impl Constraint {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
-            Constraint::NotEqual(_) | Constraint::LockedValues(_) => 0,
+            Constraint::NotEqual(_) | Constraint::LockedValues(_) | Constraint::Linear(_) => 0,
         }
     }
 }
@@ -169,6 +176,15 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
             } => Constraint::AllDifferent(AllDifferent::new(store, vars, offsets, *consistency)),
             Posted::NotEqual { x, y, offset } => {
                 Constraint::NotEqual(NotEqual::new(x.index(), y.index(), *offset))
+            }
+            Posted::Linear {
+                vars,
+                coeffs,
+                relation,
+                rhs,
+            } => {
+                let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
+                Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs))
             }
         })
         .collect();

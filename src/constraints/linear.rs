@@ -1,0 +1,151 @@
+//! `a[0]·x[0] + … + a[n-1]·x[n-1]` compared with a constant (`=`, `≤` or `≥`), kept
+//! bounds consistent: every variable's smallest and largest value can be completed by
+//! some values of the others within their bounds.
+//!
+//! Bounds, not domains, because the sum of bitset domains has no cheap exact form; bounds
+//! reasoning is what CP solvers offer for linear constraints by default (Gecode's `linear`
+//! with `IPL_BND`, MiniCP's `Sum`). Arithmetic is in `i128`: a term is at most
+//! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow.
+
+use crate::model::Relation;
+use crate::propagate::{Conflict, Engine};
+
+/// The compiled linear constraint: terms with a coefficient of zero are dropped.
+#[derive(Clone, Debug)]
+pub(crate) struct Linear {
+    vars: Vec<usize>,
+    coeffs: Vec<i128>,
+    relation: Relation,
+    rhs: i128,
+}
+
+impl Linear {
+    pub(crate) fn new(vars: &[usize], coeffs: &[i32], relation: Relation, rhs: i64) -> Self {
+        let (vars, coeffs) = vars
+            .iter()
+            .zip(coeffs)
+            .filter(|(_, &a)| a != 0)
+            .map(|(&v, &a)| (v, i128::from(a)))
+            .unzip();
+        Linear {
+            vars,
+            coeffs,
+            relation,
+            rhs: i128::from(rhs),
+        }
+    }
+
+    pub(crate) fn vars(&self) -> &[usize] {
+        &self.vars
+    }
+
+    /// Narrows every variable's bounds until none moves (a narrowed bound can tighten
+    /// the others), or fails when the bounds cannot reach the right-hand side. Kept out
+    /// of the engine's dispatch loop, whose code the other models' speed depends on.
+    #[inline(never)]
+    pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
+        loop {
+            let (low, high) = self.sum_bounds(e)?;
+            if self.bounds_fail(low, high) {
+                return Err(Conflict);
+            }
+            // Bounds narrowed earlier in this pass make `low` and `high` stale, which
+            // only loosens what the later terms are allowed: sound, and the pass repeats
+            // until nothing moves, when they are exact.
+            let mut moved = false;
+            for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
+                let (term_low, term_high) = self.term_bounds(e, i)?;
+                // What this term may contribute, given the others' bounds.
+                let most = match self.relation {
+                    Relation::AtLeast => None,
+                    _ => Some(self.rhs - (low - term_low)),
+                };
+                let least = match self.relation {
+                    Relation::AtMost => None,
+                    _ => Some(self.rhs - (high - term_high)),
+                };
+                // Dividing by a negative coefficient swaps the bounds.
+                let (lo, hi) = if a > 0 {
+                    (least.map(|l| ceil_div(l, a)), most.map(|m| floor_div(m, a)))
+                } else {
+                    (most.map(|m| ceil_div(m, a)), least.map(|l| floor_div(l, a)))
+                };
+                moved |= e.restrict_range(x, lo, hi)?;
+            }
+            if !moved {
+                return Ok(());
+            }
+        }
+    }
+
+    /// The smallest and largest values the whole sum can take within the bounds.
+    fn sum_bounds(&self, e: &Engine) -> Result<(i128, i128), Conflict> {
+        let (mut low, mut high) = (0, 0);
+        for i in 0..self.vars.len() {
+            let (l, h) = self.term_bounds(e, i)?;
+            low += l;
+            high += h;
+        }
+        Ok((low, high))
+    }
+
+    /// The smallest and largest values of term `i`.
+    fn term_bounds(&self, e: &Engine, i: usize) -> Result<(i128, i128), Conflict> {
+        let x = self.vars[i];
+        let (min, max) = match (e.store.min(x), e.store.max(x)) {
+            (Some(min), Some(max)) => (i128::from(min), i128::from(max)),
+            _ => return Err(Conflict),
+        };
+        let a = self.coeffs[i];
+        Ok(if a > 0 {
+            (a * min, a * max)
+        } else {
+            (a * max, a * min)
+        })
+    }
+
+    /// True when no values within the bounds can satisfy the relation.
+    fn bounds_fail(&self, low: i128, high: i128) -> bool {
+        match self.relation {
+            Relation::Equal => low > self.rhs || high < self.rhs,
+            Relation::AtMost => low > self.rhs,
+            Relation::AtLeast => high < self.rhs,
+        }
+    }
+}
+
+/// `n / d` rounded down (`d != 0`).
+fn floor_div(n: i128, d: i128) -> i128 {
+    let q = n / d;
+    if (n % d != 0) && ((n < 0) != (d < 0)) {
+        q - 1
+    } else {
+        q
+    }
+}
+
+/// `n / d` rounded up (`d != 0`).
+fn ceil_div(n: i128, d: i128) -> i128 {
+    let q = n / d;
+    if (n % d != 0) && ((n < 0) == (d < 0)) {
+        q + 1
+    } else {
+        q
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn divisions_round_the_right_way_for_every_sign() {
+        for n in -20i128..=20 {
+            for d in [-7i128, -3, -2, -1, 1, 2, 3, 7] {
+                let exact = n as f64 / d as f64;
+                assert_eq!(floor_div(n, d), exact.floor() as i128, "{n} / {d}");
+                assert_eq!(ceil_div(n, d), exact.ceil() as i128, "{n} / {d}");
+            }
+        }
+    }
+}

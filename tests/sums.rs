@@ -1,0 +1,198 @@
+//! Sum constraints on known puzzles, their propagation strength, and their edge cases.
+//! (Random models against exhaustive enumeration: `brute_force.rs`.)
+
+use bitcsp::{CountStatus, Model, ModelError, Relation, SolveResult, Solver, VarId};
+
+/// SEND + MORE = MONEY, the classic cryptarithm: its one solution is 9567 + 1085 = 10652.
+#[test]
+fn send_more_money_has_its_one_solution() {
+    let mut m = Model::new();
+    let [s, e, n, d, o, r, y] = [0; 7].map(|_| m.new_var(0..=9).unwrap());
+    let big_m = m.new_var(1..=9).unwrap();
+    m.remove_value(s, 0).unwrap();
+    let letters = [s, e, n, d, big_m, o, r, y];
+    m.all_different(&letters).unwrap();
+    // 1000s + 100e + 10n + d + 1000m + 100o + 10r + e - (10000m + 1000o + 100n + 10e + y) = 0
+    let terms: [(VarId, i32); 13] = [
+        (s, 1000),
+        (e, 100),
+        (n, 10),
+        (d, 1),
+        (big_m, 1000),
+        (o, 100),
+        (r, 10),
+        (e, 1),
+        (big_m, -10000),
+        (o, -1000),
+        (n, -100),
+        (e, -10),
+        (y, -1),
+    ];
+    let (vars, coeffs): (Vec<VarId>, Vec<i32>) = terms.into_iter().unzip();
+    m.weighted_sum(&vars, &coeffs, Relation::Equal, 0).unwrap();
+    let mut solver = Solver::new(&m);
+    let count = solver.count(None);
+    assert_eq!((count.count, count.status), (1, CountStatus::Complete));
+    let solution = Solver::new(&m).solve().solution().expect("one solution");
+    let digits: Vec<i32> = letters.iter().map(|&v| solution.value(v)).collect();
+    assert_eq!(digits, [9, 5, 6, 7, 1, 0, 8, 2]);
+}
+
+/// The 3×3 magic squares (rows, columns and both diagonals summing to 15 over the digits
+/// 1–9): the Lo Shu square in its 8 rotations and reflections.
+#[test]
+fn magic_squares_of_order_three_number_eight() {
+    let mut m = Model::new();
+    let cells = m.new_vars(9, 1..=9).unwrap();
+    m.all_different(&cells).unwrap();
+    let lines: [[usize; 3]; 8] = [
+        [0, 1, 2],
+        [3, 4, 5],
+        [6, 7, 8],
+        [0, 3, 6],
+        [1, 4, 7],
+        [2, 5, 8],
+        [0, 4, 8],
+        [2, 4, 6],
+    ];
+    for line in lines {
+        let vars: Vec<VarId> = line.iter().map(|&i| cells[i]).collect();
+        m.sum(&vars, Relation::Equal, 15).unwrap();
+    }
+    let mut solver = Solver::new(&m);
+    let squares: Vec<Vec<i32>> = solver
+        .solutions()
+        .map(|s| cells.iter().map(|&c| s.value(c)).collect())
+        .collect();
+    assert_eq!(squares.len(), 8);
+    // On threads: the same squares in the same order.
+    for threads in [1, 2, 3] {
+        let (found, stop) = Solver::new(&m).solutions_parallel(None, threads);
+        assert_eq!(stop, None);
+        let found: Vec<Vec<i32>> = found
+            .iter()
+            .map(|s| cells.iter().map(|&c| s.value(c)).collect())
+            .collect();
+        assert_eq!(found, squares, "{threads} threads");
+    }
+    for square in &squares {
+        assert_eq!(square[4], 5, "the centre of every 3×3 magic square is 5");
+        for line in lines {
+            assert_eq!(line.iter().map(|&i| square[i]).sum::<i32>(), 15);
+        }
+    }
+}
+
+/// Models that bounds reasoning alone settles, so the search makes no decision: a sum at
+/// its largest value forces every variable to its largest, and a difference at its
+/// extreme forces both sides, which a check of complete assignments only would not.
+#[test]
+fn bounds_reasoning_settles_these_models_at_the_root() {
+    let mut m = Model::new();
+    let xs = m.new_vars(5, 0..=9).unwrap();
+    m.sum(&xs, Relation::Equal, 45).unwrap();
+    let mut solver = Solver::new(&m);
+    let solution = solver.solve().solution().expect("all nines");
+    assert!(xs.iter().all(|&x| solution.value(x) == 9));
+    assert_eq!(solver.stats().nodes, 0);
+
+    let mut m = Model::new();
+    let x = m.new_var(0..=10).unwrap();
+    let y = m.new_var(0..=10).unwrap();
+    m.weighted_sum(&[x, y], &[1, -1], Relation::AtLeast, 10)
+        .unwrap();
+    let mut solver = Solver::new(&m);
+    let solution = solver.solve().solution().expect("x = 10, y = 0");
+    assert_eq!((solution.value(x), solution.value(y)), (10, 0));
+    assert_eq!(solver.stats().nodes, 0);
+
+    let mut m = Model::new();
+    let x = m.new_var(-5..=5).unwrap();
+    let y = m.new_var(-5..=5).unwrap();
+    // 3x - 2y <= -25 is reached only by x = -5, y = 5 (-15 - 10).
+    m.weighted_sum(&[x, y], &[3, -2], Relation::AtMost, -25)
+        .unwrap();
+    let mut solver = Solver::new(&m);
+    let solution = solver.solve().solution().expect("x = -5, y = 5");
+    assert_eq!((solution.value(x), solution.value(y)), (-5, 5));
+    assert_eq!(solver.stats().nodes, 0);
+}
+
+/// An empty sum is 0: satisfied or not by the relation alone.
+#[test]
+fn an_empty_sum_is_zero() {
+    for (relation, rhs, satisfiable) in [
+        (Relation::Equal, 0, true),
+        (Relation::Equal, 5, false),
+        (Relation::AtMost, -1, false),
+        (Relation::AtLeast, -1, true),
+    ] {
+        let mut m = Model::new();
+        m.new_var(1..=3).unwrap();
+        m.sum(&[], relation, rhs).unwrap();
+        let count = Solver::new(&m).count(None).count;
+        assert_eq!(count, if satisfiable { 3 } else { 0 }, "{relation:?} {rhs}");
+        // Coefficients of zero drop their terms: the same as an empty sum.
+        let mut m = Model::new();
+        let y = m.new_var(1..=3).unwrap();
+        m.weighted_sum(&[y], &[0], relation, rhs).unwrap();
+        let count = Solver::new(&m).count(None).count;
+        assert_eq!(count, if satisfiable { 3 } else { 0 }, "{relation:?} {rhs}");
+    }
+}
+
+/// The largest coefficients on values at the ends of the `i32` range: no overflow, and
+/// the answers of plain arithmetic.
+#[test]
+fn extreme_coefficients_and_values_do_not_overflow() {
+    let mut m = Model::new();
+    let x = m.new_var(i32::MAX - 3..=i32::MAX).unwrap();
+    let y = m.new_var(i32::MIN..=i32::MIN + 3).unwrap();
+    let coeffs = [i32::MAX, i32::MIN];
+    // The largest sum is 2^63 - 2^32 + 1; this bound lets some of the 16 pairs through.
+    let rhs = i64::MAX - (1 << 33);
+    m.weighted_sum(&[x, y], &coeffs, Relation::AtLeast, rhs)
+        .unwrap();
+    let mut expected = 0;
+    for a in i32::MAX - 3..=i32::MAX {
+        for b in i32::MIN..=i32::MIN + 3 {
+            let total =
+                i128::from(coeffs[0]) * i128::from(a) + i128::from(coeffs[1]) * i128::from(b);
+            expected += u64::from(total >= i128::from(rhs));
+        }
+    }
+    assert!(
+        expected > 0 && expected < 16,
+        "{expected} of 16 pairs reach the bound"
+    );
+    assert_eq!(Solver::new(&m).count(None).count, expected);
+
+    let mut m = Model::new();
+    let x = m.new_var(i32::MAX - 3..=i32::MAX).unwrap();
+    m.weighted_sum(&[x, x, x], &[i32::MAX; 3], Relation::Equal, i64::MIN)
+        .unwrap();
+    assert!(matches!(
+        Solver::new(&m).solve(),
+        SolveResult::Unsatisfiable
+    ));
+}
+
+#[test]
+fn bad_arguments_are_errors() {
+    let mut m = Model::new();
+    let x = m.new_var(0..=3).unwrap();
+    assert_eq!(
+        m.weighted_sum(&[x, x], &[1], Relation::Equal, 2),
+        Err(ModelError::CoefficientsLengthMismatch { vars: 2, coeffs: 1 })
+    );
+    let mut other = Model::new();
+    let far = other.new_vars(5, 0..=1).unwrap()[4];
+    assert!(matches!(
+        m.sum(&[x, far], Relation::AtMost, 1),
+        Err(ModelError::UnknownVariable { .. })
+    ));
+    // A variable may appear twice: x + x = 4 means x = 2.
+    m.sum(&[x, x], Relation::Equal, 4).unwrap();
+    let solution = Solver::new(&m).solve().solution().expect("x = 2");
+    assert_eq!(solution.value(x), 2);
+}
