@@ -477,6 +477,11 @@ impl Family {
         &self.vars
     }
 
+    /// How many entries [`Family::add_neighbours`] adds: every cell's peers.
+    pub(crate) fn peer_entries(&self) -> usize {
+        self.peers.len()
+    }
+
     /// Adds to `rows[x]` every variable sharing a group with `x`.
     pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
         for (cell, &x) in self.vars.iter().enumerate() {

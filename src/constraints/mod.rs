@@ -100,6 +100,15 @@ impl Constraint {
         }
     }
 
+    /// An upper bound on the entries [`Constraint::add_neighbours`] adds.
+    pub(crate) fn neighbour_entries(&self) -> usize {
+        if let Constraint::Family(family) = self {
+            return family.peer_entries();
+        }
+        let k = self.vars().len();
+        k.saturating_mul(k.saturating_sub(1))
+    }
+
     /// Which domain changes wake it.
     pub(crate) fn event(&self) -> Event {
         match self {

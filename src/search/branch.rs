@@ -86,9 +86,10 @@ fn select_by_size(
         VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
         VariableOrder::MrvDegree => fewest_values_then_most(n, size, narrow, |v| info.degree[v]),
         VariableOrder::MrvDynamicDegree => {
-            let Some(neighbours) = info.neighbours.get().filter(|n| !n.complete) else {
+            let Some(neighbours) = info.neighbours.get().filter(|n| !n.unused) else {
                 // Every variable neighbours every other (one N-Queens family links all
-                // cells), or the lists are not built: no tie to break that way.
+                // cells), the lists would be too large, or they are not built: no tie to
+                // break that way.
                 return select_by_size(n, size, narrow, info, VariableOrder::MrvDegree);
             };
             if let Some(bits) = &neighbours.bits {
@@ -196,7 +197,11 @@ fn fewest_then_most_in<const W: usize>(
 }
 
 /// [`fewest_then_most_unfixed_neighbours`] through the neighbour lists (models too large
-/// for bitsets), in a function of its own for the same reason.
+/// for bitsets), in a function of its own for the same reason. The candidates are looked
+/// at in order until their lists add up to [`TIE_BREAK_VISITS_PER_VAR`] entries per
+/// variable (the first is always looked at): where one large constraint links most
+/// variables, counting every candidate's neighbours cost time quadratic in their number
+/// at every node (a permutation of 3,000 beside 3,000 free variables took nine minutes).
 #[inline(never)]
 fn fewest_then_most_unfixed_listed(
     n: usize,
@@ -205,7 +210,13 @@ fn fewest_then_most_unfixed_listed(
     neighbours: &Neighbours,
 ) -> Option<usize> {
     let fewest = fewest_values_count(n, &size, narrow)?;
-    first_with_most((0..n).filter(|&v| size(v) == fewest), |v| {
+    let mut budget = TIE_BREAK_VISITS_PER_VAR.saturating_mul(n);
+    let candidates = (0..n).filter(|&v| size(v) == fewest).take_while(|&v| {
+        let within = budget > 0;
+        budget = budget.saturating_sub(neighbours.of(v).len().max(1));
+        within
+    });
+    first_with_most(candidates, |v| {
         let (unfixed, tied) = neighbours.of(v).iter().fold((0, 0), |(u, t), &w| {
             let s = size(w as usize);
             (u + u32::from(s > 1), t + u32::from(s == fewest))
@@ -315,14 +326,33 @@ impl NeighbourBits {
 pub(crate) struct Neighbours {
     start: Vec<u32>,
     list: Vec<u32>,
-    /// Every variable neighbours every other one.
-    complete: bool,
+    /// No lists were kept: every variable neighbours every other one (nothing to tell
+    /// them apart), or the lists would hold more than [`MAX_NEIGHBOUR_ENTRIES`] entries.
+    /// The tie-break then falls back to the static degree.
+    unused: bool,
     /// The same as bitsets, for models of at most `MAX_BITSET_VARS` variables.
     bits: Option<NeighbourBits>,
 }
 
+/// The most entries the neighbour lists may take (64 MiB): a constraint over `k`
+/// variables adds `k (k - 1)` of them, so one all-different or sum over some 4,000
+/// variables reaches it. Beyond, the dynamic tie-break is not worth its memory.
+const MAX_NEIGHBOUR_ENTRIES: usize = 1 << 24;
+
+/// How many neighbours per variable of the model the listed tie-break may visit at one
+/// node: enough to see every candidate in the sparse constraint graphs it is for
+/// (colouring benchmarks: at most about 45 neighbours a variable on average), and no more
+/// than a few scans of the variables where a large constraint links most of them.
+const TIE_BREAK_VISITS_PER_VAR: usize = 4;
+
 impl Neighbours {
     pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
+        let entries = constraints
+            .iter()
+            .fold(0usize, |sum, c| sum.saturating_add(c.neighbour_entries()));
+        if entries > MAX_NEIGHBOUR_ENTRIES {
+            return Neighbours::unused();
+        }
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         for c in constraints {
             c.add_neighbours(&mut rows);
@@ -336,15 +366,9 @@ impl Neighbours {
             list.extend_from_slice(row);
             start.push(list.len() as u32);
         }
-        let complete = rows.iter().all(|r| r.len() + 1 == num_vars);
-        if complete {
+        if rows.iter().all(|r| r.len() + 1 == num_vars) {
             // Nothing to tell the variables apart: keep no lists.
-            return Neighbours {
-                start: Vec::new(),
-                list: Vec::new(),
-                complete,
-                bits: None,
-            };
+            return Neighbours::unused();
         }
         let bits = (num_vars <= MAX_BITSET_VARS).then(|| {
             let words = num_vars.div_ceil(64);
@@ -362,8 +386,18 @@ impl Neighbours {
         Neighbours {
             start,
             list,
-            complete,
+            unused: false,
             bits,
+        }
+    }
+
+    /// No lists (see [`Neighbours::unused`]).
+    fn unused() -> Self {
+        Neighbours {
+            start: Vec::new(),
+            list: Vec::new(),
+            unused: true,
+            bits: None,
         }
     }
 
@@ -428,6 +462,33 @@ fn highest_bit_upto(words: &[u64], upto: usize) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Model, Relation};
+
+    fn neighbours_of(model: &Model) -> Neighbours {
+        Neighbours::new(model.num_vars(), &model.compiled().constraints)
+    }
+
+    #[test]
+    fn neighbour_lists_stay_within_their_memory_bound() {
+        // One sum over 4,200 variables: 4,200 · 4,199 entries, past the bound.
+        let mut model = Model::new();
+        let xs = model.new_vars(4_200, 0..=1).expect("valid range");
+        model
+            .sum(&xs, Relation::AtMost, 3)
+            .expect("known variables");
+        assert!(neighbours_of(&model).unused);
+        // 4,000 stay within it and get lists (a free variable keeps the graph incomplete).
+        let mut model = Model::new();
+        let xs = model.new_vars(4_000, 0..=1).expect("valid range");
+        model.new_var(0..=1).expect("valid range");
+        model
+            .sum(&xs, Relation::AtMost, 3)
+            .expect("known variables");
+        let neighbours = neighbours_of(&model);
+        assert!(!neighbours.unused);
+        assert_eq!(neighbours.of(0).len(), 3_999);
+        assert!(neighbours.of(4_000).is_empty());
+    }
 
     #[test]
     fn bit_scans_respect_their_bounds() {

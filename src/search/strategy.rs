@@ -17,7 +17,11 @@ pub enum VariableOrder {
     /// the most neighbours that have as few values as it, then to the earlier one. The
     /// default: on Sudoku it visits 25-50 % fewer nodes than
     /// [`MrvDegree`](Self::MrvDegree), and where every variable neighbours every other
-    /// (N-Queens) it costs nothing extra.
+    /// (N-Queens) it costs nothing extra. Its cost stays bounded on large models: above
+    /// 2,048 variables it weighs, at each node, only the first tied candidates whose
+    /// neighbours number up to four per variable of the model, and where the constraints
+    /// would give the variables more than 2^24 neighbours in all (one constraint over some
+    /// 4,000 variables) it keeps no lists and breaks ties as `MrvDegree` does.
     #[default]
     MrvDynamicDegree,
 }
