@@ -3,39 +3,114 @@
 
 use bitcsp::{CountStatus, Model, ModelError, Relation, SolveResult, Solver, VarId};
 
-/// SEND + MORE = MONEY, the classic cryptarithm: its one solution is 9567 + 1085 = 10652.
-#[test]
-fn send_more_money_has_its_one_solution() {
+/// A cryptarithm `addends[0] + addends[1] + ... = total` (distinct letters, distinct
+/// digits, no leading zero) as one weighted sum: each letter's coefficient is the sum of
+/// its place values, positive in the addends and negative in the total.
+fn cryptarithm(addends: &[&str], total: &str) -> (Model, Vec<char>, Vec<VarId>) {
+    let mut letters: Vec<char> = addends
+        .iter()
+        .chain([&total])
+        .flat_map(|w| w.chars())
+        .collect();
+    letters.sort_unstable();
+    letters.dedup();
     let mut m = Model::new();
-    let [s, e, n, d, o, r, y] = [0; 7].map(|_| m.new_var(0..=9).unwrap());
-    let big_m = m.new_var(1..=9).unwrap();
-    m.remove_value(s, 0).unwrap();
-    let letters = [s, e, n, d, big_m, o, r, y];
-    m.all_different(&letters).unwrap();
-    // 1000s + 100e + 10n + d + 1000m + 100o + 10r + e - (10000m + 1000o + 100n + 10e + y) = 0
-    let terms: [(VarId, i32); 13] = [
-        (s, 1000),
-        (e, 100),
-        (n, 10),
-        (d, 1),
-        (big_m, 1000),
-        (o, 100),
-        (r, 10),
-        (e, 1),
-        (big_m, -10000),
-        (o, -1000),
-        (n, -100),
-        (e, -10),
-        (y, -1),
-    ];
-    let (vars, coeffs): (Vec<VarId>, Vec<i32>) = terms.into_iter().unzip();
+    let vars = m.new_vars(letters.len(), 0..=9).unwrap();
+    let index = |c: char| letters.iter().position(|&l| l == c).unwrap();
+    let mut coeffs = vec![0i32; letters.len()];
+    for (word, sign) in addends.iter().map(|w| (*w, 1)).chain([(total, -1)]) {
+        let mut place = 1;
+        for c in word.chars().rev() {
+            coeffs[index(c)] += sign * place;
+            place *= 10;
+        }
+        let lead = word.chars().next().unwrap();
+        m.remove_value(vars[index(lead)], 0).unwrap();
+    }
+    m.all_different(&vars).unwrap();
     m.weighted_sum(&vars, &coeffs, Relation::Equal, 0).unwrap();
-    let mut solver = Solver::new(&m);
-    let count = solver.count(None);
+    (m, letters, vars)
+}
+
+/// Every digit assignment of a cryptarithm, by trying all of them.
+fn cryptarithm_by_brute_force(addends: &[&str], total: &str, letters: &[char]) -> Vec<Vec<i32>> {
+    let value = |word: &str, digits: &[i32]| {
+        word.chars().fold(0i64, |acc, c| {
+            acc * 10 + i64::from(digits[letters.iter().position(|&l| l == c).unwrap()])
+        })
+    };
+    let leads: Vec<usize> = addends
+        .iter()
+        .chain([&total])
+        .map(|w| letters.iter().position(|&l| w.starts_with(l)).unwrap())
+        .collect();
+    let mut found = Vec::new();
+    let mut digits = Vec::new();
+    let mut used = [false; 10];
+    fn place(
+        k: usize,
+        digits: &mut Vec<i32>,
+        used: &mut [bool; 10],
+        check: &dyn Fn(&[i32]) -> bool,
+        found: &mut Vec<Vec<i32>>,
+        n: usize,
+    ) {
+        if k == n {
+            if check(digits) {
+                found.push(digits.clone());
+            }
+            return;
+        }
+        for d in 0..10 {
+            if !used[d] {
+                used[d] = true;
+                digits.push(d as i32);
+                place(k + 1, digits, used, check, found, n);
+                digits.pop();
+                used[d] = false;
+            }
+        }
+    }
+    let check = |digits: &[i32]| {
+        leads.iter().all(|&i| digits[i] != 0)
+            && addends.iter().map(|w| value(w, digits)).sum::<i64>() == value(total, digits)
+    };
+    place(0, &mut digits, &mut used, &check, &mut found, letters.len());
+    found
+}
+
+/// SEND + MORE = MONEY has its one solution, 9567 + 1085 = 10652, and smaller
+/// cryptarithms have exactly the solutions that trying every assignment finds.
+#[test]
+fn cryptarithms_have_exactly_their_solutions() {
+    let (m, letters, vars) = cryptarithm(&["SEND", "MORE"], "MONEY");
+    let count = Solver::new(&m).count(None);
     assert_eq!((count.count, count.status), (1, CountStatus::Complete));
     let solution = Solver::new(&m).solve().solution().expect("one solution");
-    let digits: Vec<i32> = letters.iter().map(|&v| solution.value(v)).collect();
-    assert_eq!(digits, [9, 5, 6, 7, 1, 0, 8, 2]);
+    let digit = |c: char| solution.value(vars[letters.iter().position(|&l| l == c).unwrap()]);
+    let number = |w: &str| w.chars().fold(0, |acc, c| acc * 10 + digit(c));
+    assert_eq!(
+        (number("SEND"), number("MORE"), number("MONEY")),
+        (9567, 1085, 10652)
+    );
+
+    for (addends, total) in [
+        (&["TWO", "TWO"][..], "FOUR"),
+        (&["AB", "BA"][..], "CDC"),
+        (&["ONE", "ONE"][..], "TWO"),
+        (&["A", "B", "C"][..], "DE"),
+    ] {
+        let (m, letters, vars) = cryptarithm(addends, total);
+        let mut solver = Solver::new(&m);
+        let mut found: Vec<Vec<i32>> = solver
+            .solutions()
+            .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+            .collect();
+        found.sort();
+        let expected = cryptarithm_by_brute_force(addends, total, &letters);
+        assert!(!expected.is_empty(), "{addends:?} = {total} has solutions");
+        assert_eq!(found, expected, "{addends:?} = {total}");
+    }
 }
 
 /// The 3×3 magic squares (rows, columns and both diagonals summing to 15 over the digits
@@ -45,17 +120,13 @@ fn magic_squares_of_order_three_number_eight() {
     let mut m = Model::new();
     let cells = m.new_vars(9, 1..=9).unwrap();
     m.all_different(&cells).unwrap();
-    let lines: [[usize; 3]; 8] = [
-        [0, 1, 2],
-        [3, 4, 5],
-        [6, 7, 8],
-        [0, 3, 6],
-        [1, 4, 7],
-        [2, 5, 8],
-        [0, 4, 8],
-        [2, 4, 6],
-    ];
-    for line in lines {
+    // Rows, columns, the main diagonal and the anti-diagonal, as cell indices.
+    let lines: Vec<[usize; 3]> = (0..3)
+        .map(|r| [3 * r, 3 * r + 1, 3 * r + 2])
+        .chain((0..3).map(|c| [c, c + 3, c + 6]))
+        .chain([[0, 4, 8], [2, 4, 6]])
+        .collect();
+    for &line in &lines {
         let vars: Vec<VarId> = line.iter().map(|&i| cells[i]).collect();
         m.sum(&vars, Relation::Equal, 15).unwrap();
     }
@@ -77,7 +148,7 @@ fn magic_squares_of_order_three_number_eight() {
     }
     for square in &squares {
         assert_eq!(square[4], 5, "the centre of every 3×3 magic square is 5");
-        for line in lines {
+        for line in &lines {
             assert_eq!(line.iter().map(|&i| square[i]).sum::<i32>(), 15);
         }
     }
