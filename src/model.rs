@@ -204,13 +204,10 @@ impl Model {
                 offsets: offsets.len(),
             });
         }
-        for &v in vars {
-            self.check_var(v)?;
-        }
+        self.check_vars(vars)?;
         check_distinct(vars)?;
         self.check_group_span(vars, offsets)?;
-        self.structure_changed();
-        Arc::make_mut(&mut self.posted).push(Posted::AllDifferent {
+        self.post(Posted::AllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.to_vec(),
             consistency,
@@ -231,11 +228,9 @@ impl Model {
     /// # Errors
     /// [`ModelError::UnknownVariable`], or [`ModelError::DuplicateVariable`] when `x == y`.
     pub fn not_equal_offset(&mut self, x: VarId, y: VarId, offset: i32) -> Result<(), ModelError> {
-        self.check_var(x)?;
-        self.check_var(y)?;
+        self.check_vars(&[x, y])?;
         check_distinct(&[x, y])?;
-        self.structure_changed();
-        Arc::make_mut(&mut self.posted).push(Posted::NotEqual { x, y, offset });
+        self.post(Posted::NotEqual { x, y, offset });
         Ok(())
     }
 
@@ -279,11 +274,8 @@ impl Model {
                 coeffs: coeffs.len(),
             });
         }
-        for &v in vars {
-            self.check_var(v)?;
-        }
-        self.structure_changed();
-        Arc::make_mut(&mut self.posted).push(Posted::Linear {
+        self.check_vars(vars)?;
+        self.post(Posted::Linear {
             vars: vars.to_vec(),
             coeffs: coeffs.to_vec(),
             relation,
@@ -347,10 +339,20 @@ impl Model {
     }
 
     /// Variables or constraints were added: this model needs its own compiled form.
+    /// Adds a validated constraint.
+    fn post(&mut self, posted: Posted) {
+        self.structure_changed();
+        Arc::make_mut(&mut self.posted).push(posted);
+    }
+
     fn structure_changed(&mut self) {
         if self.compiled.get().is_some() || Arc::strong_count(&self.compiled) > 1 {
             self.compiled = Arc::default();
         }
+    }
+
+    fn check_vars(&self, vars: &[VarId]) -> Result<(), ModelError> {
+        vars.iter().try_for_each(|&v| self.check_var(v))
     }
 
     fn check_var(&self, var: VarId) -> Result<(), ModelError> {

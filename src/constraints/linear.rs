@@ -10,13 +10,14 @@
 use crate::model::Relation;
 use crate::propagate::{Conflict, Engine};
 
-/// The compiled linear constraint: terms with a coefficient of zero are dropped.
+/// The compiled linear constraint: terms with a coefficient of zero are dropped, and the
+/// relation becomes the bounds it puts on the sum (`=` both).
 #[derive(Clone, Debug)]
 pub(crate) struct Linear {
     vars: Vec<usize>,
     coeffs: Vec<i128>,
-    relation: Relation,
-    rhs: i128,
+    at_most: Option<i128>,
+    at_least: Option<i128>,
 }
 
 impl Linear {
@@ -27,11 +28,17 @@ impl Linear {
             .filter(|(_, &a)| a != 0)
             .map(|(&v, &a)| (v, i128::from(a)))
             .unzip();
+        let rhs = i128::from(rhs);
+        let (at_most, at_least) = match relation {
+            Relation::Equal => (Some(rhs), Some(rhs)),
+            Relation::AtMost => (Some(rhs), None),
+            Relation::AtLeast => (None, Some(rhs)),
+        };
         Linear {
             vars,
             coeffs,
-            relation,
-            rhs: i128::from(rhs),
+            at_most,
+            at_least,
         }
     }
 
@@ -46,7 +53,9 @@ impl Linear {
     pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
         loop {
             let (low, high) = self.sum_bounds(e)?;
-            if self.bounds_fail(low, high) {
+            if self.at_most.is_some_and(|most| low > most)
+                || self.at_least.is_some_and(|least| high < least)
+            {
                 return Err(Conflict);
             }
             // Bounds narrowed earlier in this pass make `low` and `high` stale, which
@@ -56,14 +65,8 @@ impl Linear {
             for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
                 let (term_low, term_high) = self.term_bounds(e, i)?;
                 // What this term may contribute, given the others' bounds.
-                let most = match self.relation {
-                    Relation::AtLeast => None,
-                    _ => Some(self.rhs - (low - term_low)),
-                };
-                let least = match self.relation {
-                    Relation::AtMost => None,
-                    _ => Some(self.rhs - (high - term_high)),
-                };
+                let most = self.at_most.map(|most| most - (low - term_low));
+                let least = self.at_least.map(|least| least - (high - term_high));
                 // Dividing by a negative coefficient swaps the bounds.
                 let (lo, hi) = if a > 0 {
                     (least.map(|l| ceil_div(l, a)), most.map(|m| floor_div(m, a)))
@@ -102,15 +105,6 @@ impl Linear {
         } else {
             (a * max, a * min)
         })
-    }
-
-    /// True when no values within the bounds can satisfy the relation.
-    fn bounds_fail(&self, low: i128, high: i128) -> bool {
-        match self.relation {
-            Relation::Equal => low > self.rhs || high < self.rhs,
-            Relation::AtMost => low > self.rhs,
-            Relation::AtLeast => high < self.rhs,
-        }
     }
 }
 
