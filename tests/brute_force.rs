@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use bitcsp::{
-    Consistency, CountStatus, Model, Relation, SolveResult, Solver, ValueOrder, VarId,
+    Consistency, CountStatus, Model, Relation, Restarts, SolveResult, Solver, ValueOrder, VarId,
     VariableOrder,
 };
 use proptest::prelude::*;
@@ -300,6 +300,38 @@ proptest! {
             SolveResult::Unsatisfiable => prop_assert!(expected.is_empty()),
             SolveResult::Stopped(r) => prop_assert!(false, "stopped without a limit: {:?}", r),
         }
+    }
+
+    #[test]
+    fn restarted_searches_stay_sound_complete_and_reproducible(
+        inst in instance(7, -3..=3, -2..=2),
+        order in 0..VARIABLE_ORDERS.len(),
+    ) {
+        // A restart after every failure (budgets 1, 1, 2, 1, 1, 2, 4, ...): the most
+        // restarts a search can make, every later attempt with random values.
+        let expected = inst.brute_force();
+        let (model, vars) = inst.model();
+        let solve = || {
+            let mut solver = Solver::new(&model);
+            solver
+                .set_variable_order(VARIABLE_ORDERS[order])
+                .set_restarts(Restarts::Luby { scale: 1 });
+            let result = solver.solve();
+            let stats = solver.stats();
+            (result, (stats.nodes, stats.failures, stats.restarts))
+        };
+        let (result, counters) = solve();
+        match &result {
+            SolveResult::Solution(s) => {
+                let values: Vec<i32> = vars.iter().map(|&v| s.value(v)).collect();
+                prop_assert!(expected.contains(&values));
+            }
+            SolveResult::Unsatisfiable => prop_assert!(expected.is_empty()),
+            SolveResult::Stopped(r) => prop_assert!(false, "stopped without a limit: {:?}", r),
+        }
+        let (_, failures, restarts) = counters;
+        prop_assert!(restarts <= failures);
+        prop_assert_eq!(solve(), (result, counters), "the same search twice");
     }
 }
 

@@ -406,14 +406,25 @@ impl Neighbours {
     }
 }
 
+/// How the value to try first is chosen: by the value order, or (the attempts of a
+/// restarted search) by a random number drawn for this node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum ValueRule {
+    Ordered(ValueOrder),
+    Random(u64),
+}
+
 /// The value of `var` to try first.
 #[inline]
-pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, order: ValueOrder) -> i64 {
+pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64 {
     let base = i64::from(store.layout(var).base);
-    let bit = match order {
-        ValueOrder::Ascending => lowest_bit_from(store.words(var), 0),
-        ValueOrder::Descending => highest_bit_upto(store.words(var), usize::MAX),
-        ValueOrder::MiddleOut => {
+    let bit = match rule {
+        ValueRule::Random(random) => return random_value(store, var, random),
+        ValueRule::Ordered(ValueOrder::Ascending) => lowest_bit_from(store.words(var), 0),
+        ValueRule::Ordered(ValueOrder::Descending) => {
+            highest_bit_upto(store.words(var), usize::MAX)
+        }
+        ValueRule::Ordered(ValueOrder::MiddleOut) => {
             let mid = info.middle[var] as usize;
             let words = store.words(var);
             match (highest_bit_upto(words, mid), lowest_bit_from(words, mid)) {
@@ -424,6 +435,29 @@ pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, order: Val
     };
     // A variable chosen for branching has at least two values, so a bit is always found.
     base + bit.unwrap_or(0) as i64
+}
+
+/// A value of `var` chosen by `random` (uniform over its values up to the bias of a
+/// remainder). Outlined: only restarted searches come here.
+#[inline(never)]
+fn random_value(store: &Store, var: usize, random: u64) -> i64 {
+    let base = i64::from(store.layout(var).base);
+    let words = store.words(var);
+    let size: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
+    let mut rank = random % size.max(1);
+    for (k, &w) in words.iter().enumerate() {
+        let ones = u64::from(w.count_ones());
+        if rank < ones {
+            let mut w = w;
+            for _ in 0..rank {
+                w &= w - 1;
+            }
+            return base + (k * 64 + w.trailing_zeros() as usize) as i64;
+        }
+        rank -= ones;
+    }
+    // Unreachable for a variable chosen for branching (at least two values).
+    base
 }
 
 /// The lowest set bit at index `from` or above.

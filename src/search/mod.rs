@@ -5,12 +5,14 @@ mod branch;
 mod limits;
 mod outcome;
 mod parallel;
+mod restarts;
 mod solver;
 mod stats;
 mod strategy;
 
 pub(crate) use branch::VarInfo;
 pub use outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;
 pub use strategy::{ValueOrder, ValueSymmetry, VariableOrder};

@@ -6,9 +6,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::branch::{select_value, select_variable, Neighbours, VarInfo};
+use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
 use super::limits::{Budget, Limits};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
 use super::strategy::{ValueOrder, ValueSymmetry, VariableOrder};
 use crate::constraints::{is_single, Constraint};
@@ -81,6 +82,9 @@ pub struct Solver {
     variable_order: VariableOrder,
     value_order: ValueOrder,
     value_symmetry: ValueSymmetry,
+    restarts: Restarts,
+    /// The restarts of the current search (none while counting or iterating).
+    plan: RestartPlan,
     limits: Limits,
     stack: Vec<Frame>,
     phase: Phase,
@@ -122,6 +126,8 @@ impl Solver {
             variable_order: VariableOrder::default(),
             value_order: ValueOrder::default(),
             value_symmetry: ValueSymmetry::default(),
+            restarts: Restarts::default(),
+            plan: RestartPlan::none(),
             limits,
             stack: Vec::with_capacity(model.num_vars()),
             phase: Phase::Fresh,
@@ -157,6 +163,12 @@ impl Solver {
     /// variable has a one-word domain of one common base, and is ignored otherwise.
     pub fn set_value_symmetry(&mut self, symmetry: ValueSymmetry) -> &mut Self {
         self.value_symmetry = symmetry;
+        self
+    }
+
+    /// Sets when [`solve`](Solver::solve) restarts from the root (see [`Restarts`]).
+    pub fn set_restarts(&mut self, restarts: Restarts) -> &mut Self {
+        self.restarts = restarts;
         self
     }
 
@@ -216,9 +228,11 @@ impl Solver {
         }
     }
 
-    /// Finds the first solution in search order.
+    /// Finds a solution: the first in search order, unless [`Restarts`] are set and the
+    /// search reaches their budget (then the first one the restarted search reaches).
     pub fn solve(&mut self) -> SolveResult {
-        self.restart();
+        self.begin_search();
+        self.plan = RestartPlan::start(self.restarts);
         match self.next_event() {
             Event::Solution => {
                 self.finish();
@@ -232,7 +246,7 @@ impl Solver {
     /// Counts solutions, stopping once `limit` have been found (`None`: count them all).
     /// Counting allocates nothing per solution.
     pub fn count(&mut self, limit: Option<u64>) -> Count {
-        self.restart();
+        self.begin_search();
         let limit = limit.unwrap_or(u64::MAX);
         let mut count = 0;
         if limit == 0 {
@@ -273,17 +287,18 @@ impl Solver {
     /// strategy). After the iterator ends, [`stop_reason`](Solver::stop_reason) tells whether
     /// a limit cut it short.
     pub fn solutions(&mut self) -> Solutions<'_> {
-        self.restart();
+        self.begin_search();
         Solutions { solver: self }
     }
 
-    fn restart(&mut self) {
+    fn begin_search(&mut self) {
         self.explored = 0.0;
         self.current_weight = 1.0;
         self.engine.reset();
         self.stack.clear();
         self.phase = Phase::Fresh;
         self.stats = Statistics::default();
+        self.plan = RestartPlan::none();
         self.started = Instant::now();
         self.budget = Budget::start(&self.limits, self.started);
         if self.variable_order == VariableOrder::MrvDynamicDegree {
@@ -343,6 +358,9 @@ impl Solver {
             Phase::Running => {}
         }
         loop {
+            if self.stats.failures >= self.plan.due_at {
+                self.restart_from_root();
+            }
             let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order)
             else {
                 self.phase = Phase::AtSolution;
@@ -356,7 +374,12 @@ impl Solver {
             if self.stats.nodes % 1024 == 0 {
                 self.publish_progress();
             }
-            let value = select_value(&self.engine.store, &self.info, var, self.value_order);
+            let rule = if self.plan.shuffles() {
+                ValueRule::Random(self.plan.next_random())
+            } else {
+                ValueRule::Ordered(self.value_order)
+            };
+            let value = select_value(&self.engine.store, &self.info, var, rule);
             let values = self.engine.store.size(var);
             let fresh = self.fresh_values(var, value);
             self.stats.nodes += 1;
@@ -383,6 +406,21 @@ impl Solver {
                 }
             }
         }
+    }
+
+    /// Abandons the current path: every decision is undone (the root's propagation stays)
+    /// and the next attempt starts.
+    #[cold]
+    #[inline(never)]
+    fn restart_from_root(&mut self) {
+        while self.stack.pop().is_some() {
+            self.close_level();
+        }
+        self.plan.restarted(self.stats.failures);
+        self.stats.restarts += 1;
+        // The share explored so far was of a tree the next attempt orders differently.
+        self.explored = 0.0;
+        self.current_weight = 1.0;
     }
 
     /// Applies the assumptions and propagates the root; false when that fails (or a domain
@@ -442,7 +480,7 @@ impl Solver {
     /// and its values in the value order: `Err(())` when the root fails, `Ok(None)` when
     /// every variable is fixed.
     pub(super) fn root_branch(&mut self) -> Result<Option<(u32, Vec<i64>)>, ()> {
-        self.restart();
+        self.begin_search();
         self.phase = Phase::Running;
         if !self.propagate_root() {
             return Err(());
@@ -454,7 +492,12 @@ impl Solver {
         let mut values = Vec::new();
         self.engine.store.push_level();
         loop {
-            let value = select_value(&self.engine.store, &self.info, var, self.value_order);
+            let value = select_value(
+                &self.engine.store,
+                &self.info,
+                var,
+                ValueRule::Ordered(self.value_order),
+            );
             values.push(value);
             if self.engine.store.size(var) <= 1 || self.engine.remove(var, value).is_err() {
                 break;

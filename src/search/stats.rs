@@ -13,6 +13,8 @@ pub struct Statistics {
     pub propagations: u64,
     /// Solutions reached.
     pub solutions: u64,
+    /// Restarts from the root (see [`Restarts`](crate::Restarts)).
+    pub restarts: u64,
     /// Deepest search level reached.
     pub max_depth: u64,
     /// Wall-clock time of the call.

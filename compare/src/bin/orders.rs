@@ -1,7 +1,12 @@
-//! Experiment: node counts of two variable orders on carved puzzles.
-//! `cargo run --release -p bitcsp-compare --bin orders -- [BOX_SIDE=5] [KEEP_PERCENT=50]`
+//! Experiment: node counts of search strategies on carved puzzles (a solved board with
+//! cells removed by a seeded pseudo-random sequence).
+//! `cargo run --release -p bitcsp-compare --bin orders -- [BOX_SIDE=5] [KEEP_PERCENT=50] [SEEDS=12]`
+//!
+//! Columns: `MrvDegree` and the default `MrvDynamicDegree` without restarts, and the
+//! default order with the restarts `sudoku::restarts` recommends for the board. Every
+//! search stops after 60,000 nodes.
 use bitcsp::sudoku::{self, Board, BoxShape};
-use bitcsp::{Solver, VariableOrder};
+use bitcsp::{Restarts, Solver, VariableOrder};
 
 fn carved(grid: &Board, n: usize, keep: u64, seed: u64) -> Board {
     let mut puzzle = grid.clone();
@@ -17,15 +22,17 @@ fn carved(grid: &Board, n: usize, keep: u64, seed: u64) -> Board {
     puzzle
 }
 
+fn arg(k: usize, default: u64) -> u64 {
+    std::env::args()
+        .nth(k)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(default)
+}
+
 fn main() {
-    let side: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(5);
-    let keep: u64 = std::env::args()
-        .nth(2)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(50);
+    let side = arg(1, 5) as usize;
+    let keep = arg(2, 50);
+    let seeds = arg(3, 12);
     let shape = BoxShape {
         rows: side,
         cols: side,
@@ -39,26 +46,44 @@ fn main() {
         panic!()
     };
     let grid = sudoku::decode(&empty, &cells, &sol);
-    for seed in 0..12 {
+    let strategies = [
+        ("MrvDegree", VariableOrder::MrvDegree, Restarts::Never),
+        ("default", VariableOrder::MrvDynamicDegree, Restarts::Never),
+        (
+            "default+restarts",
+            VariableOrder::MrvDynamicDegree,
+            sudoku::restarts(&empty),
+        ),
+    ];
+    let mut totals = [(0u64, 0.0f64, 0u64); 3];
+    for seed in 0..seeds {
         let puzzle = carved(&grid, n, keep, seed);
         let (model, _) = sudoku::model(&puzzle).unwrap();
         let mut line = format!("seed {seed}:");
-        for order in [VariableOrder::MrvDegree, VariableOrder::MrvDynamicDegree] {
+        for (k, (name, order, restarts)) in strategies.iter().enumerate() {
             let mut solver = Solver::new(&model);
             solver
-                .set_variable_order(order)
+                .set_variable_order(*order)
+                .set_restarts(*restarts)
                 .set_node_limit(Some(60_000));
             let t = std::time::Instant::now();
             let r = solver.solve();
+            let secs = t.elapsed().as_secs_f64();
             let ok = matches!(r, bitcsp::SolveResult::Solution(_));
+            let stats = solver.stats();
+            totals[k].0 += stats.nodes;
+            totals[k].1 += secs;
+            totals[k].2 += u64::from(!ok);
             line += &format!(
-                " {:?} {} nodes {:.2}s{}",
-                order,
-                solver.stats().nodes,
-                t.elapsed().as_secs_f64(),
+                " | {name} {} nodes, {} restarts, {secs:.2}s{}",
+                stats.nodes,
+                stats.restarts,
                 if ok { "" } else { " (not solved)" }
             );
         }
         println!("{line}");
+    }
+    for ((name, _, _), (nodes, secs, unsolved)) in strategies.iter().zip(totals) {
+        println!("total {name}: {nodes} nodes, {secs:.1} s, {unsolved} not solved");
     }
 }

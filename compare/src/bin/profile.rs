@@ -13,6 +13,14 @@ fn main() {
             let text = std::fs::read_to_string(&args[2]).expect("puzzle file");
             let counting = args.get(3).is_some_and(|a| a == "count");
             let mut nodes = 0;
+            // RESTARTS=0: never; RESTARTS=n: Luby restarts of scale n; unset: the default.
+            let restarts = std::env::var("RESTARTS")
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .map(|scale| match scale {
+                    0 => bitcsp::Restarts::Never,
+                    scale => bitcsp::Restarts::Luby { scale },
+                });
             for line in text.lines().filter(|l| !l.is_empty()) {
                 let board = Board::from_line(line).expect("valid puzzle");
                 let (model, _) = if std::env::var("DOMAIN").is_ok() {
@@ -29,6 +37,9 @@ fn main() {
                         solver.set_variable_order(bitcsp::VariableOrder::MrvDynamicDegree);
                     }
                     _ => {}
+                }
+                if let Some(restarts) = restarts {
+                    solver.set_restarts(restarts);
                 }
                 if std::env::var("SETUP").is_ok() {
                     nodes += std::hint::black_box(&solver).stats().nodes;

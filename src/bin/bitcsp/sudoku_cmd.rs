@@ -169,6 +169,7 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
     solver
         .set_time_limit(settings.time_limit)
         .set_node_limit(settings.node_limit)
+        .set_restarts(sudoku::restarts(&board))
         .set_cancel_flag(Some(Arc::clone(cancel)));
     let mut report = match settings.action {
         Action::Solve if settings.unique => solve_unique(&mut solver, &board, &cells, settings),
@@ -319,15 +320,17 @@ impl Printer {
         }
         if let Some(s) = report.stats.filter(|_| self.stats) {
             eprintln!(
-                "{file}:{}: nodes {}, failures {}, propagations {}, time {:.3} ms",
+                "{file}:{}: nodes {}, failures {}, restarts {}, propagations {}, time {:.3} ms",
                 line.number,
                 s.nodes,
                 s.failures,
+                s.restarts,
                 s.propagations,
                 s.elapsed.as_secs_f64() * 1e3
             );
             self.total.nodes += s.nodes;
             self.total.failures += s.failures;
+            self.total.restarts += s.restarts;
             self.total.propagations += s.propagations;
             self.total.elapsed += s.elapsed;
         }
@@ -343,10 +346,11 @@ impl Printer {
         self.flush();
         if settings.stats {
             eprintln!(
-                "total: {} puzzles, nodes {}, failures {}, propagations {}, search time {:.3} ms, wall time {:.3} ms",
+                "total: {} puzzles, nodes {}, failures {}, restarts {}, propagations {}, search time {:.3} ms, wall time {:.3} ms",
                 self.puzzles,
                 self.total.nodes,
                 self.total.failures,
+                self.total.restarts,
                 self.total.propagations,
                 self.total.elapsed.as_secs_f64() * 1e3,
                 self.started.elapsed().as_secs_f64() * 1e3
