@@ -338,13 +338,13 @@ impl Model {
         self.compiled.get_or_init(|| Compiled::new(self))
     }
 
-    /// Variables or constraints were added: this model needs its own compiled form.
     /// Adds a validated constraint.
     fn post(&mut self, posted: Posted) {
         self.structure_changed();
         Arc::make_mut(&mut self.posted).push(posted);
     }
 
+    /// Variables or constraints were added: this model needs its own compiled form.
     fn structure_changed(&mut self) {
         if self.compiled.get().is_some() || Arc::strong_count(&self.compiled) > 1 {
             self.compiled = Arc::default();

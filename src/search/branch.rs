@@ -286,11 +286,15 @@ fn unfixed_and_tied(
 /// Among the variables of the bitset `set`, the first with the largest `tie(v)`.
 #[inline]
 fn most_among_set<T: Ord + Copy>(set: &[u64], tie: impl Fn(usize) -> T) -> Option<usize> {
-    let members = set
-        .iter()
+    first_with_most(members(set), tie)
+}
+
+/// The members of the bitset `set` (bit `b` of word `k` is `64k + b`), ascending.
+#[inline]
+fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    set.iter()
         .enumerate()
-        .flat_map(|(k, &w)| set_bits(w).map(move |b| k * 64 + b));
-    first_with_most(members, tie)
+        .flat_map(|(k, &w)| set_bits(w).map(move |b| k * 64 + b))
 }
 
 /// Models up to this many variables also keep their neighbours as bitsets.
@@ -442,22 +446,10 @@ pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: Valu
 #[inline(never)]
 fn random_value(store: &Store, var: usize, random: u64) -> i64 {
     let base = i64::from(store.layout(var).base);
-    let words = store.words(var);
-    let size: u64 = words.iter().map(|w| u64::from(w.count_ones())).sum();
-    let mut rank = random % size.max(1);
-    for (k, &w) in words.iter().enumerate() {
-        let ones = u64::from(w.count_ones());
-        if rank < ones {
-            let mut w = w;
-            for _ in 0..rank {
-                w &= w - 1;
-            }
-            return base + (k * 64 + w.trailing_zeros() as usize) as i64;
-        }
-        rank -= ones;
-    }
-    // Unreachable for a variable chosen for branching (at least two values).
-    base
+    let rank = random % u64::from(store.size(var).max(1));
+    // A variable chosen for branching has at least two values, so the rank is a member.
+    let bit = members(store.words(var)).nth(rank as usize).unwrap_or(0);
+    base + bit as i64
 }
 
 /// The lowest set bit at index `from` or above.

@@ -69,7 +69,7 @@ pub(crate) fn luby(mut i: u64) -> u64 {
 pub(crate) struct RestartPlan {
     scale: u64,
     /// Restarts made so far in this search.
-    pub(crate) done: u64,
+    done: u64,
     /// The failure count at which the next restart is due (`u64::MAX`: never).
     pub(crate) due_at: u64,
     rng: u64,
@@ -94,9 +94,8 @@ impl RestartPlan {
                 let scale = scale.max(1);
                 RestartPlan {
                     scale,
-                    done: 0,
                     due_at: scale.saturating_mul(luby(0)),
-                    rng: SEED,
+                    ..Self::none()
                 }
             }
         }
