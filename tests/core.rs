@@ -5,7 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bitcsp::{
-    CountStatus, Domain, Model, ModelError, SolveResult, Solver, StopReason, ValueOrder, VarId,
+    CountStatus, Domain, Model, ModelError, Restarts, SolveResult, Solver, StopReason, ValueOrder,
+    VarId,
 };
 
 /// N-Queens built directly on the core: row of the queen in each column.
@@ -154,6 +155,39 @@ fn pigeonhole_is_proved_without_search() {
     let mut solver = Solver::new(&m);
     assert_eq!(solver.solve(), SolveResult::Unsatisfiable);
     assert_eq!(solver.stats().nodes, 0);
+}
+
+/// Seven pigeons in six holes, stated as pairwise disequalities: propagation alone sees
+/// nothing, so the search must refute every placement.
+fn weak_pigeonhole() -> Model {
+    let mut m = Model::new();
+    let v = m.new_vars(7, 1..=6).unwrap();
+    for (i, &x) in v.iter().enumerate() {
+        for &y in &v[i + 1..] {
+            m.not_equal(x, y).unwrap();
+        }
+    }
+    m
+}
+
+#[test]
+fn restarts_learn_nogoods_and_still_prove_unsatisfiability() {
+    let m = weak_pigeonhole();
+    let mut plain = Solver::new(&m);
+    assert_eq!(plain.solve(), SolveResult::Unsatisfiable);
+    let mut restarted = Solver::new(&m);
+    restarted.set_restarts(Restarts::Luby { scale: 1 });
+    assert_eq!(restarted.solve(), SolveResult::Unsatisfiable);
+    let (plain, restarted) = (plain.stats(), restarted.stats());
+    assert_eq!(plain.nogoods, 0);
+    assert!(restarted.restarts > 100, "{restarted:?}");
+    assert!(restarted.nogoods > 0, "{restarted:?}");
+    // Without nogoods a restart after every failure repeats its refuted prefixes: the
+    // proof took 6,831 nodes against the plain search's 719 (measured); with them 1,194.
+    assert!(
+        restarted.nodes < 3 * plain.nodes,
+        "{restarted:?} against {plain:?}"
+    );
 }
 
 #[test]

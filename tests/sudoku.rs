@@ -413,6 +413,28 @@ fn restarts_end_the_long_searches_of_large_boards() {
 }
 
 #[test]
+fn nogoods_from_restarts_cut_the_longest_restarted_search() {
+    // The longest of 40 carved 25×25 puzzles with 45 % givens (`orders -- 5 45 40`, seed
+    // 20) took 54,737 nodes over 155 restarts when restarts did not record nogoods, and
+    // 10,912 nodes over 41 restarts with them (measured).
+    let puzzle = carved_with_seed(BoxShape { rows: 5, cols: 5 }, 45, 20);
+    let (model, cells) = sudoku::model(&puzzle).unwrap();
+    let mut solver = Solver::new(&model);
+    solver
+        .set_restarts(sudoku::restarts(&puzzle))
+        .set_node_limit(Some(20_000));
+    let result = solver.solve();
+    let stats = solver.stats();
+    let SolveResult::Solution(s) = result else {
+        panic!("not solved in 20,000 nodes: {stats:?}");
+    };
+    sudoku::decode(&puzzle, &cells, &s)
+        .check_solves(&puzzle)
+        .unwrap();
+    assert!(stats.nogoods > 0, "{stats:?}");
+}
+
+#[test]
 fn fast_groups_on_large_boards_agree_with_domain_consistency() {
     // With `Consistency::Fast`, 16×16 and 25×25 boards are one family of more than 128
     // cells with more than 64 intersecting pairs (and, at 25×25, more than 64 groups):

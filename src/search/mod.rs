@@ -3,6 +3,7 @@
 
 mod branch;
 mod limits;
+mod nogoods;
 mod outcome;
 mod parallel;
 mod restarts;

@@ -9,12 +9,19 @@
 /// from the root. Counting and iterating never restart: they must visit every solution
 /// once.
 ///
-/// The default is [`Restarts::Never`]. Without learned nogoods a restarted search explores
-/// again what it had already refuted, so restarts pay only on satisfiable problems with
-/// heavy-tailed costs; proving that a model has no solution with them costs a few times
-/// more (about the logarithm of the failures needed, in budgets of the Luby sequence).
-/// Models whose instances are usually satisfiable turn them on: the Sudoku model
-/// recommends them from 16×16 up ([`sudoku::restarts`](crate::sudoku::restarts)).
+/// At each restart the refutations on the abandoned path become nogoods (the decisions
+/// above a refuted `x = v`, with `x = v`, cannot all hold), kept for the rest of the
+/// search and propagated with two watched assignments each, so a later attempt does not
+/// explore a refuted subtree again under the same decisions; [`Statistics::nogoods`]
+/// counts them. They do not cover the refutations' consequences in other orders, so
+/// restarts still pay mainly on satisfiable problems with heavy-tailed costs.
+///
+/// The default is [`Restarts::Never`]: `solve` then returns the first solution in search
+/// order, and proving that a model has no solution never pays for restarts. Models whose
+/// instances are usually satisfiable turn them on: the Sudoku model recommends them from
+/// 16×16 up ([`sudoku::restarts`](crate::sudoku::restarts)).
+///
+/// [`Statistics::nogoods`]: crate::Statistics::nogoods
 ///
 /// ```
 /// use bitcsp::{Model, Restarts, Solver};
@@ -106,6 +113,11 @@ impl RestartPlan {
         self.done += 1;
         let budget = self.scale.saturating_mul(luby(self.done));
         self.due_at = failures.saturating_add(budget);
+    }
+
+    /// Whether this search restarts at all.
+    pub(crate) fn is_active(&self) -> bool {
+        self.due_at != u64::MAX
     }
 
     /// Whether choices are shuffled (every attempt after the first).

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
 use super::limits::{Budget, Limits};
+use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
@@ -85,6 +86,13 @@ pub struct Solver {
     restarts: Restarts,
     /// The restarts of the current search (none while counting or iterating).
     plan: RestartPlan,
+    /// Refutations on the current path while restarts are planned: (depth, variable,
+    /// value), by depth; each becomes a nogood at the next restart.
+    refuted: Vec<(u32, u32, i64)>,
+    /// What the restarts of this search taught.
+    nogoods: Nogoods,
+    /// Values the nogoods forbid, waiting to be removed.
+    forbidden: Vec<(u32, i64)>,
     limits: Limits,
     stack: Vec<Frame>,
     phase: Phase,
@@ -128,6 +136,9 @@ impl Solver {
             value_symmetry: ValueSymmetry::default(),
             restarts: Restarts::default(),
             plan: RestartPlan::none(),
+            refuted: Vec::new(),
+            nogoods: Nogoods::default(),
+            forbidden: Vec::new(),
             limits,
             stack: Vec::with_capacity(model.num_vars()),
             phase: Phase::Fresh,
@@ -299,6 +310,8 @@ impl Solver {
         self.phase = Phase::Fresh;
         self.stats = Statistics::default();
         self.plan = RestartPlan::none();
+        self.refuted.clear();
+        self.nogoods.clear();
         self.started = Instant::now();
         self.budget = Budget::start(&self.limits, self.started);
         if self.variable_order == VariableOrder::MrvDynamicDegree {
@@ -358,8 +371,8 @@ impl Solver {
             Phase::Running => {}
         }
         loop {
-            if self.stats.failures >= self.plan.due_at {
-                self.restart_from_root();
+            if self.stats.failures >= self.plan.due_at && !self.restart_from_root() {
+                return Event::Exhausted;
             }
             let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order)
             else {
@@ -397,7 +410,8 @@ impl Solver {
                 && self
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
-                    .is_ok();
+                    .is_ok()
+                && self.settle_nogoods();
             if !ok {
                 self.stats.failures += 1;
                 self.explored += self.current_weight;
@@ -408,11 +422,24 @@ impl Solver {
         }
     }
 
-    /// Abandons the current path: every decision is undone (the root's propagation stays)
-    /// and the next attempt starts.
+    /// Abandons the current path: its refutations become nogoods, every decision is
+    /// undone (the root's propagation stays) and the next attempt starts. False when the
+    /// nogoods prove that the model has no solution.
     #[cold]
     #[inline(never)]
-    fn restart_from_root(&mut self) {
+    fn restart_from_root(&mut self) -> bool {
+        let mut learned: Vec<(u32, i64)> = Vec::new();
+        let mut ends = Vec::with_capacity(self.refuted.len());
+        for &(depth, var, value) in &self.refuted {
+            // A refutation at the root is kept by the root's domains already.
+            if depth > 0 {
+                let path = &self.stack[..depth as usize];
+                learned.extend(path.iter().map(|f| (f.var, f.value)));
+                learned.push((var, value));
+                ends.push(learned.len());
+            }
+        }
+        self.refuted.clear();
         while self.stack.pop().is_some() {
             self.close_level();
         }
@@ -421,6 +448,72 @@ impl Solver {
         // The share explored so far was of a tree the next attempt orders differently.
         self.explored = 0.0;
         self.current_weight = 1.0;
+        let mut start = 0;
+        let mut consistent = true;
+        for end in ends {
+            let check = self.nogoods.add(
+                &self.engine.store,
+                &learned[start..end],
+                &mut self.forbidden,
+            );
+            start = end;
+            consistent &= check != Check::Conflict;
+        }
+        self.stats.nogoods = self.nogoods.len() as u64;
+        let settled = consistent && self.remove_forbidden() && self.settle_nogoods();
+        if !settled {
+            self.forbidden.clear();
+            self.stats.failures += 1;
+        }
+        settled
+    }
+
+    /// Removes the values the nogoods forbid and propagates, until the nogoods are quiet;
+    /// false on a conflict.
+    #[inline]
+    fn settle_nogoods(&mut self) -> bool {
+        if self.nogoods.len() == 0 {
+            return true;
+        }
+        self.settle_nogoods_slowly()
+    }
+
+    /// [`Solver::settle_nogoods`] once there are nogoods (outlined: most searches have
+    /// none, and their loop stays small).
+    #[inline(never)]
+    fn settle_nogoods_slowly(&mut self) -> bool {
+        loop {
+            let depth = self.stack.len() as u32;
+            match self
+                .nogoods
+                .check(&self.engine.store, depth, &mut self.forbidden)
+            {
+                Check::Quiet => return true,
+                Check::Conflict => {
+                    self.forbidden.clear();
+                    return false;
+                }
+                Check::Remove => {
+                    if !self.remove_forbidden() {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Removes the values in `forbidden` and propagates; false on a conflict.
+    fn remove_forbidden(&mut self) -> bool {
+        let engine = &mut self.engine;
+        let removed = self
+            .forbidden
+            .drain(..)
+            .all(|(var, value)| engine.remove(var as usize, value).is_ok());
+        removed
+            && self
+                .engine
+                .propagate(&self.constraints, &mut self.scratch)
+                .is_ok()
     }
 
     /// Applies the assumptions and propagates the root; false when that fails (or a domain
@@ -519,6 +612,9 @@ impl Solver {
     fn backtrack(&mut self) -> bool {
         while let Some(frame) = self.stack.pop() {
             self.close_level();
+            if self.plan.is_active() {
+                self.record_refutation(&frame);
+            }
             // The refuted branch holds the other values of the variable.
             self.current_weight = frame.weight - frame.weight / f64::from(frame.values);
             let refuted = if frame.fresh != 0 {
@@ -530,7 +626,8 @@ impl Solver {
                 && self
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
-                    .is_ok();
+                    .is_ok()
+                && self.settle_nogoods();
             if ok {
                 return true;
             }
@@ -538,6 +635,20 @@ impl Solver {
             self.explored += self.current_weight;
         }
         false
+    }
+
+    /// Notes the refutation of `frame`'s decision at the current depth. Refutations below
+    /// it were made under that decision, which is now undone: dropped, since the new one
+    /// is a stronger nogood (a subset of theirs).
+    fn record_refutation(&mut self, frame: &Frame) {
+        let depth = self.stack.len() as u32;
+        while self.refuted.last().is_some_and(|r| r.0 > depth) {
+            self.refuted.pop();
+        }
+        // A refutation of several interchangeable values at once is not recorded.
+        if frame.fresh == 0 {
+            self.refuted.push((depth, frame.var, frame.value));
+        }
     }
 
     /// With interchangeable values, the values of `var` that no fixed variable uses, if

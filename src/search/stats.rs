@@ -15,6 +15,8 @@ pub struct Statistics {
     pub solutions: u64,
     /// Restarts from the root (see [`Restarts`](crate::Restarts)).
     pub restarts: u64,
+    /// Nogoods recorded at those restarts (see [`Restarts`](crate::Restarts)).
+    pub nogoods: u64,
     /// Deepest search level reached.
     pub max_depth: u64,
     /// Wall-clock time of the call.

@@ -1,6 +1,7 @@
 //! Experiment: node counts of search strategies on carved puzzles (a solved board with
 //! cells removed by a seeded pseudo-random sequence).
-//! `cargo run --release -p bitcsp-compare --bin orders -- [BOX_SIDE=5] [KEEP_PERCENT=50] [SEEDS=12]`
+//! `cargo run --release -p bitcsp-compare --bin orders -- [BOX_SIDE=5] [KEEP_PERCENT=50] [SEEDS=12] [FIRST_SEED=0]`
+//! (`ONLY=NAME` in the environment runs one column).
 //!
 //! Columns: `MrvDegree` and the default `MrvDynamicDegree` without restarts, and the
 //! default order with the restarts `sudoku::restarts` recommends for the board. Every
@@ -33,6 +34,8 @@ fn main() {
     let side = arg(1, 5) as usize;
     let keep = arg(2, 50);
     let seeds = arg(3, 12);
+    let first_seed = arg(4, 0);
+    let only = std::env::var("ONLY").ok();
     let shape = BoxShape {
         rows: side,
         cols: side,
@@ -56,11 +59,14 @@ fn main() {
         ),
     ];
     let mut totals = [(0u64, 0.0f64, 0u64); 3];
-    for seed in 0..seeds {
+    for seed in first_seed..first_seed + seeds {
         let puzzle = carved(&grid, n, keep, seed);
         let (model, _) = sudoku::model(&puzzle).unwrap();
         let mut line = format!("seed {seed}:");
         for (k, (name, order, restarts)) in strategies.iter().enumerate() {
+            if only.as_deref().is_some_and(|o| o != *name) {
+                continue;
+            }
             let mut solver = Solver::new(&model);
             solver
                 .set_variable_order(*order)

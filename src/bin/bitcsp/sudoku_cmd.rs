@@ -320,17 +320,19 @@ impl Printer {
         }
         if let Some(s) = report.stats.filter(|_| self.stats) {
             eprintln!(
-                "{file}:{}: nodes {}, failures {}, restarts {}, propagations {}, time {:.3} ms",
+                "{file}:{}: nodes {}, failures {}, restarts {}, nogoods {}, propagations {}, time {:.3} ms",
                 line.number,
                 s.nodes,
                 s.failures,
                 s.restarts,
+                s.nogoods,
                 s.propagations,
                 s.elapsed.as_secs_f64() * 1e3
             );
             self.total.nodes += s.nodes;
             self.total.failures += s.failures;
             self.total.restarts += s.restarts;
+            self.total.nogoods += s.nogoods;
             self.total.propagations += s.propagations;
             self.total.elapsed += s.elapsed;
         }
@@ -346,11 +348,12 @@ impl Printer {
         self.flush();
         if settings.stats {
             eprintln!(
-                "total: {} puzzles, nodes {}, failures {}, restarts {}, propagations {}, search time {:.3} ms, wall time {:.3} ms",
+                "total: {} puzzles, nodes {}, failures {}, restarts {}, nogoods {}, propagations {}, search time {:.3} ms, wall time {:.3} ms",
                 self.puzzles,
                 self.total.nodes,
                 self.total.failures,
                 self.total.restarts,
+                self.total.nogoods,
                 self.total.propagations,
                 self.total.elapsed.as_secs_f64() * 1e3,
                 self.started.elapsed().as_secs_f64() * 1e3
