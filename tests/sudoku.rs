@@ -416,7 +416,9 @@ fn restarts_end_the_long_searches_of_large_boards() {
 fn nogoods_from_restarts_cut_the_longest_restarted_search() {
     // The longest of 40 carved 25×25 puzzles with 45 % givens (`orders -- 5 45 40`, seed
     // 20) took 54,737 nodes over 155 restarts when restarts did not record nogoods, and
-    // 10,912 nodes over 41 restarts with them (measured).
+    // 10,912 nodes over 41 restarts with them (measured). On this puzzle the nogoods
+    // cut the search; over 140 such puzzles they were neutral in aggregate (a fired
+    // nogood also sends the random choices elsewhere; docs/PERFORMANCE.md).
     let puzzle = carved_with_seed(BoxShape { rows: 5, cols: 5 }, 45, 20);
     let (model, cells) = sudoku::model(&puzzle).unwrap();
     let mut solver = Solver::new(&model);

@@ -44,7 +44,7 @@ pub(crate) struct Nogoods {
 pub(crate) enum Check {
     /// Every nogood is satisfied or has two assignments that may still fail.
     Quiet,
-    /// The values (variable, value) to remove.
+    /// Values to remove were pushed on the caller's list (variable, value).
     Remove,
     /// A nogood's assignments all hold.
     Conflict,
@@ -98,7 +98,7 @@ impl Nogoods {
     pub(crate) fn add(
         &mut self,
         store: &Store,
-        lits: &[(u32, i64)],
+        lits: impl IntoIterator<Item = (u32, i64)>,
         removals: &mut Vec<(u32, i64)>,
     ) -> Check {
         // Sized on first use: most searches never restart, and a solver is built per
@@ -110,7 +110,7 @@ impl Nogoods {
             self.visited.resize(num_vars, false);
         }
         let start = self.lits.len();
-        for &lit in lits {
+        for lit in lits {
             match state(store, lit) {
                 State::Holds => {}
                 State::Open => self.lits.push(lit),
@@ -153,10 +153,12 @@ impl Nogoods {
         depth: u32,
         removals: &mut Vec<(u32, i64)>,
     ) -> Check {
-        while self.visits.last().is_some_and(|&(d, _)| d > depth) {
-            if let Some((_, var)) = self.visits.pop() {
-                self.visited[var as usize] = false;
+        while let Some(&(visit_depth, var)) = self.visits.last() {
+            if visit_depth <= depth {
+                break;
             }
+            self.visits.pop();
+            self.visited[var as usize] = false;
         }
         let mut conflict = false;
         let mut k = 0;
@@ -187,7 +189,7 @@ impl Nogoods {
         let mut conflict = false;
         for i in 0..list.len() {
             let id = list[i];
-            if conflict || !self.still_watching(store, var, id, removals, &mut conflict) {
+            if conflict || !self.watch_moved(store, var, id, removals, &mut conflict) {
                 list[kept] = id;
                 kept += 1;
             }
@@ -197,9 +199,9 @@ impl Nogoods {
         conflict
     }
 
-    /// Handles nogood `id`, one of whose watched assignments is on the fixed `var`: false
-    /// when the watch stays on `var`, true when it moved to another variable.
-    fn still_watching(
+    /// Handles nogood `id`, one of whose watched assignments is on the fixed `var`: true
+    /// when the watch moved to another variable, false when it stays on `var`.
+    fn watch_moved(
         &mut self,
         store: &Store,
         var: u32,
@@ -254,7 +256,7 @@ mod tests {
         let mut s = store();
         let mut nogoods = Nogoods::default();
         let mut removals = Vec::new();
-        let add = nogoods.add(&s, &[(0, 1), (1, 2), (2, 0)], &mut removals);
+        let add = nogoods.add(&s, [(0, 1), (1, 2), (2, 0)], &mut removals);
         assert_eq!((add, nogoods.len()), (Check::Quiet, 1));
         fix(&mut s, 0, 1);
         assert_eq!(nogoods.check(&s, 0, &mut removals), Check::Quiet);
@@ -271,7 +273,7 @@ mod tests {
         let mut s = store();
         let mut nogoods = Nogoods::default();
         let mut removals = Vec::new();
-        nogoods.add(&s, &[(0, 1), (1, 2), (3, 0)], &mut removals);
+        nogoods.add(&s, [(0, 1), (1, 2), (3, 0)], &mut removals);
         fix(&mut s, 0, 2);
         fix(&mut s, 1, 2);
         fix(&mut s, 3, 0);
@@ -287,19 +289,19 @@ mod tests {
         let mut removals = Vec::new();
         // One open assignment once the fixed one is left out: forbidden at once.
         assert_eq!(
-            nogoods.add(&s, &[(0, 1), (2, 2)], &mut removals),
+            nogoods.add(&s, [(0, 1), (2, 2)], &mut removals),
             Check::Remove
         );
         assert_eq!(removals, vec![(2, 2)]);
         // An assignment that cannot happen: never violated, not kept.
         removals.clear();
         assert_eq!(
-            nogoods.add(&s, &[(0, 2), (1, 1), (2, 1)], &mut removals),
+            nogoods.add(&s, [(0, 2), (1, 1), (2, 1)], &mut removals),
             Check::Quiet
         );
         assert_eq!((nogoods.len(), removals.len()), (0, 0));
         // Everything holds: the root itself is a dead end.
-        assert_eq!(nogoods.add(&s, &[(0, 1)], &mut removals), Check::Conflict);
+        assert_eq!(nogoods.add(&s, [(0, 1)], &mut removals), Check::Conflict);
     }
 
     #[test]
@@ -307,7 +309,7 @@ mod tests {
         let mut s = store();
         let mut nogoods = Nogoods::default();
         let mut removals = Vec::new();
-        nogoods.add(&s, &[(0, 1), (1, 1)], &mut removals);
+        nogoods.add(&s, [(0, 1), (1, 1)], &mut removals);
         nogoods.clear();
         assert_eq!(nogoods.len(), 0);
         fix(&mut s, 0, 1);

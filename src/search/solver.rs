@@ -428,38 +428,31 @@ impl Solver {
     #[cold]
     #[inline(never)]
     fn restart_from_root(&mut self) -> bool {
-        let mut learned: Vec<(u32, i64)> = Vec::new();
-        let mut ends = Vec::with_capacity(self.refuted.len());
+        // Back to the root first: the nogoods leave out what holds there. The frames stay
+        // until the nogoods are built from their decisions.
+        for _ in 0..self.stack.len() {
+            self.close_level();
+        }
+        let mut consistent = true;
         for &(depth, var, value) in &self.refuted {
             // A refutation at the root is kept by the root's domains already.
             if depth > 0 {
-                let path = &self.stack[..depth as usize];
-                learned.extend(path.iter().map(|f| (f.var, f.value)));
-                learned.push((var, value));
-                ends.push(learned.len());
+                let path = self.stack[..depth as usize].iter();
+                let lits = path.map(|f| (f.var, f.value)).chain([(var, value)]);
+                let check = self
+                    .nogoods
+                    .add(&self.engine.store, lits, &mut self.forbidden);
+                consistent &= check != Check::Conflict;
             }
         }
         self.refuted.clear();
-        while self.stack.pop().is_some() {
-            self.close_level();
-        }
+        self.stack.clear();
         self.plan.restarted(self.stats.failures);
         self.stats.restarts += 1;
+        self.stats.nogoods = self.nogoods.len() as u64;
         // The share explored so far was of a tree the next attempt orders differently.
         self.explored = 0.0;
         self.current_weight = 1.0;
-        let mut start = 0;
-        let mut consistent = true;
-        for end in ends {
-            let check = self.nogoods.add(
-                &self.engine.store,
-                &learned[start..end],
-                &mut self.forbidden,
-            );
-            start = end;
-            consistent &= check != Check::Conflict;
-        }
-        self.stats.nogoods = self.nogoods.len() as u64;
         let settled = consistent && self.remove_forbidden() && self.settle_nogoods();
         if !settled {
             self.forbidden.clear();
