@@ -1,0 +1,318 @@
+//! A family of overlapping all-different groups propagated as one: Sudoku's 27 units, the
+//! rows and columns of a Latin square, the rows and diagonals of N-Queens.
+//!
+//! Every group's values fit one 64-bit word (with the offsets of `x[i] + c[i]` groups
+//! applied as bit shifts). Run one by one, such groups wake each other
+//! through the queue for every value removed: a single decision in a hard Sudoku used to
+//! trigger about a hundred propagator runs. Here the family works on a private copy of its
+//! domains and writes them back once, so the queue sees one run and one wake per changed
+//! variable. Inside, the rules of [`AllDifferent`](super::AllDifferent) run where they are
+//! cheapest: a newly fixed value leaves the cell's peers (every cell sharing a group with
+//! it) directly, through all their common groups at once; pigeonhole and hidden singles
+//! look only at tight groups (as many values as cells) changed since they were last looked
+//! at; [`LockedValues`](super::LockedValues) between every two groups sharing two or more
+//! cells runs last, on pairs with a changed cell outside their intersection. The two inner
+//! loops whose branches are unpredictable (is this cell fixed? does this peer still hold
+//! the value?) are branch-free. A run is compiled once per [`Shape`] of family (with a
+//! value-major view, dense with shifts, general), so that each copy carries only the code
+//! its families need.
+//!
+//! The files follow a run's order: [`compile`] builds a family from its groups once per
+//! model (peer lists, intersecting pairs, removal tables, [`view`], [`segments`]); a run
+//! ([`Family::run`], here) starts with [`load`], then alternates [`fixed_values`] (rule 1),
+//! [`hidden_singles`] (rules 2 and 3 on dirty groups) and [`locked`] (locked values on
+//! touched pairs) until nothing changes, marking what each change dirties ([`marks`]), and
+//! writes the changed cells back. [`shape`] holds the compile-time shapes a run is
+//! specialised for and the run's working state; [`bits`] the small bitset helpers.
+
+mod bits;
+mod compile;
+mod fixed_values;
+mod hidden_singles;
+mod load;
+mod locked;
+mod marks;
+mod segments;
+mod shape;
+mod view;
+
+use std::marker::PhantomData;
+
+use self::bits::{clear, take_first};
+use self::segments::Segments;
+use self::shape::{Dense, General, Shape, Viewed, Work};
+use self::view::ValueView;
+use super::{is_single, set_bits};
+use crate::propagate::{Conflict, Engine};
+
+/// The largest table of precomputed removals, in words (512 KiB).
+const MAX_REMOVALS: usize = 1 << 16;
+
+/// One group of a family: its variables and where each one's bit 0 lies in the group's
+/// value space (all zero for a plain group; `x[i] + c[i]` groups such as N-Queens diagonals
+/// have shifts).
+#[derive(Clone, Debug)]
+pub(crate) struct FamilyGroup {
+    pub(crate) vars: Vec<usize>,
+    pub(crate) shifts: Vec<u32>,
+    /// As many values as variables (Sudoku's units, N-Queens' rows): its hidden singles
+    /// and pigeonhole need a look after every change. Looser groups (N-Queens' diagonals)
+    /// act only through the peers of fixed cells.
+    pub(crate) tight: bool,
+}
+
+impl FamilyGroup {
+    /// No shifts: a bit means the same value in every variable.
+    pub(crate) fn aligned(&self) -> bool {
+        self.shifts.iter().all(|&s| s == 0)
+    }
+}
+
+/// The compiled family.
+#[derive(Clone, Debug)]
+pub(crate) struct Family {
+    /// Engine variables; a variable's position here is its local index.
+    vars: Vec<usize>,
+    /// Flat store index of each variable's word.
+    words: Vec<u32>,
+    /// Cells (local indices) of each group and their shifts, compressed rows.
+    group_start: Vec<u32>,
+    group_cells: Vec<u32>,
+    group_shifts: Vec<u32>,
+    /// Groups of each cell, compressed rows.
+    cell_start: Vec<u32>,
+    cell_groups: Vec<u32>,
+    /// When there are at most 64 groups and 64 pairs: per cell, its tight groups and the
+    /// pairs it lies outside of as two bitset words, so that marking a cell is two ORs
+    /// after one bounds check (else the marks go through `cell_groups` and `cell_pairs`).
+    cell_marks: Vec<[u64; 2]>,
+    /// The marks of every cell, when all cells have the same (N-Queens: every cell lies
+    /// in every group, and there are no pairs): a removal pass that changed any cell
+    /// marks them once.
+    same_marks: Option<[u64; 2]>,
+    /// The marks of all cells together, when there are `cell_marks`.
+    all_marks: Option<[u64; 2]>,
+    /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
+    /// intersection. Only a change there can confine a value of one group to the
+    /// intersection, so only those pairs need another look.
+    cell_pairs: Vec<u64>,
+    pair_words: usize,
+    /// Which groups are tight.
+    tight: Vec<bool>,
+    /// What a hidden-single scan of each group needs, in one record: its cells'
+    /// bounds in `group_cells`, its first cell if they are consecutive (else `NO_RUN`),
+    /// and 1 if it has no shifts.
+    scans: Vec<[u32; 4]>,
+    /// For each cell, every cell sharing a group with it (compressed rows), and where a
+    /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
+    /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
+    /// `(pattern << bit) >> 64` is the peer's mask of values to remove.
+    peer_start: Vec<u32>,
+    peers: Vec<u32>,
+    peer_pattern: Vec<u128>,
+    /// The patterns worked out for every value when that is small (`removals[bit * peers
+    /// + entry]`, at most `MAX_REMOVALS` words): one load instead of a 128-bit shift.
+    removals: Vec<u64>,
+    /// Intersections of aligned groups: for each pair, bounds into `pair_cells` of the
+    /// shared cells, the cells only in the first group and the cells only in the second.
+    pairs: Vec<[u32; 4]>,
+    pair_cells: Vec<u32>,
+    /// When every pair is a 9×9 board's box-line intersection (three shared cells, six
+    /// on each side) and the family has at most [`SMALL`] cells, each pair's cells as
+    /// one record: shared, then A's, then B's.
+    box_lines: Vec<[u8; 15]>,
+    /// When there are box-line records, at most 64 pairs, and each record's two outside
+    /// parts are each the union of two of the pairs' intersections ("segments", at most
+    /// 64; a 9×9 board's mini-rows and mini-columns): the segments, and for each pair
+    /// its segments as (intersection, A's two, B's two). A sweep forms the union of every
+    /// segment once, and a pair check ORs five unions instead of fifteen masks.
+    segments: Segments,
+    /// No group has shifts: a bit means the same value in every cell.
+    aligned: bool,
+    /// The store index of the first cell's word when the cells' words are consecutive.
+    first_word: Option<u32>,
+    /// The value-major view of an aligned family, if it has one.
+    view: Option<ValueView>,
+    /// Every cell is a peer of every other and `removals` is laid out over all cells:
+    /// `removals[(bit * cells + cell) * row + other]`.
+    dense: bool,
+    /// A removal row's length in a dense family: the number of cells rounded up to a
+    /// multiple of [`LANES`], so that a row is whole groups of lanes (the number of cells
+    /// in other families).
+    row: usize,
+}
+
+/// Families of at most this many cells index their working masks through a fixed-size
+/// array.
+const SMALL: usize = 256;
+
+/// The run start (`Family::scans`) of a group whose cells are not consecutive.
+const NO_RUN: u32 = u32::MAX;
+
+/// How many cells a dense family's removal loop handles per step.
+const LANES: usize = 4;
+
+impl Family {
+    pub(crate) fn vars(&self) -> &[usize] {
+        &self.vars
+    }
+
+    /// How many entries [`Family::add_neighbours`] adds: every cell's peers.
+    pub(crate) fn peer_entries(&self) -> usize {
+        self.peers.len()
+    }
+
+    /// Adds to `rows[x]` every variable sharing a group with `x`.
+    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+        for (cell, &x) in self.vars.iter().enumerate() {
+            let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
+            rows[x].extend(
+                self.peers[range]
+                    .iter()
+                    .map(|&p| self.vars[p as usize] as u32),
+            );
+        }
+    }
+
+    /// The value-major view, in a run of a shape that has one.
+    #[inline(always)]
+    fn view<S: Shape>(&self) -> Option<&ValueView> {
+        if S::VIEW {
+            self.view.as_ref()
+        } else {
+            None
+        }
+    }
+
+    /// No group has shifts, as far as a run of shape `S` needs to know.
+    #[inline(always)]
+    fn aligned<S: Shape>(&self) -> bool {
+        match S::ALIGNED {
+            Some(aligned) => aligned,
+            None => self.aligned,
+        }
+    }
+
+    /// The working masks' length: at least [`SMALL`] words, so that a family of up to
+    /// that many cells can index them through a fixed-size array (see [`small`](bits::small)).
+    fn span(&self) -> usize {
+        self.row.max(SMALL)
+    }
+
+    fn num_groups(&self) -> usize {
+        self.group_start.len() - 1
+    }
+
+    /// Words kept in the store: the value-major view.
+    pub(crate) fn aux_words(&self) -> usize {
+        self.view
+            .as_ref()
+            .map_or(0, |view| (view.values + 1) * view.cell_words)
+    }
+
+    /// The working masks ([`Family::span`] words: one per cell, padded), one word per cell
+    /// for the stack of fixed cells, the value-major view, the changed-cell bitset, the
+    /// dirty group bitset and the touched and sweeping pair bitsets.
+    pub(crate) fn scratch_words(&self) -> usize {
+        self.span()
+            + self.vars.len()
+            + self.aux_words()
+            + self.vars.len().div_ceil(64)
+            + self.num_groups().div_ceil(64)
+            + 2 * self.pair_words
+    }
+
+    pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        match (self.view.is_some(), self.dense && self.pairs.is_empty()) {
+            (true, _) => self.run::<Viewed>(e, scratch),
+            (false, true) => self.run::<Dense>(e, scratch),
+            (false, false) => self.run::<General>(e, scratch),
+        }
+    }
+
+    /// [`Family::propagate`] for a family of shape `S`.
+    fn run<S: Shape>(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        let n = self.vars.len();
+        let bits = self.num_groups().div_ceil(64);
+        let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(self.span());
+        let (stack, rest) = rest.split_at_mut(n);
+        let (places, rest) = rest.split_at_mut(self.aux_words());
+        let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
+        let (dirty, rest) = rest.split_at_mut(bits);
+        let (touched, sweeping) = rest.split_at_mut(self.pair_words);
+        let mut work = Work::<S> {
+            masks,
+            stack,
+            places,
+            pending: 0,
+            changed,
+            dirty,
+            touched,
+            sweeping,
+            shape: PhantomData,
+        };
+        clear(work.changed);
+        clear(work.dirty);
+        clear(work.touched);
+        if self.load(e, &mut work) {
+            self.start_afresh(&mut work)?;
+        }
+        loop {
+            self.eliminate_fixed_values(&mut work)?;
+            if let Some(g) = take_first(work.dirty) {
+                self.hidden_singles(g, &mut work)?;
+                continue;
+            }
+            if !self.apply_locked_values(&mut work)? {
+                break;
+            }
+        }
+        if let (Some(first), true) = (self.first_word, e.watches_alone()) {
+            // Nobody else watches the cells (Sudoku, N-Queens): plain writes, saved for
+            // undo, with no watch list to consult.
+            e.store
+                .write_changed(first as usize, &work.masks[..self.vars.len()], work.changed);
+        } else {
+            for (k, &changed) in work.changed.iter().enumerate() {
+                for i in set_bits(changed).map(|b| k * 64 + b) {
+                    // Never empty: a run fails as soon as a cell empties.
+                    e.write_back(self.vars[i], self.words[i] as usize, work.masks[i]);
+                }
+            }
+        }
+        if let Some(view) = self.view::<S>() {
+            debug_assert!(
+                view.agrees_with(&work.masks[..self.vars.len()], work.places),
+                "the value-major view must be the transpose of the domains"
+            );
+            debug_assert!(
+                (0..self.vars.len()).all(|c| {
+                    let fixed = work.places[view.fixed_at() + c / 64] >> (c % 64) & 1 == 1;
+                    fixed == is_single(work.masks[c])
+                }),
+                "the view's fixed cells must be the cells with one value"
+            );
+            // Nobody watches the view: plain writes (of the changed words only), saved for
+            // undo. Which words changed is gathered first, without a branch per word
+            // (which values a run moved is a coin toss for the predictor).
+            let start = view.start as usize;
+            if work.places.len() <= 64 {
+                let stored = e.store.words_from(start, work.places.len());
+                let changed = work
+                    .places
+                    .iter()
+                    .zip(stored)
+                    .enumerate()
+                    .fold(0u64, |acc, (j, (new, old))| {
+                        acc | u64::from(new != old) << j
+                    });
+                e.store.write_changed(start, work.places, &[changed]);
+            } else {
+                for (j, &w) in work.places.iter().enumerate() {
+                    e.store.write_at(start + j, w);
+                }
+            }
+        }
+        Ok(())
+    }
+}
