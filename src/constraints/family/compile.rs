@@ -21,110 +21,15 @@ impl Family {
         vars.sort_unstable();
         vars.dedup();
         let local = |v: usize| vars.binary_search(&v).unwrap_or(0) as u32;
-        let mut group_start = vec![0];
-        let mut group_cells = Vec::new();
-        let mut group_shifts = Vec::new();
-        let mut by_cell: Vec<Vec<(u32, u32)>> = vec![Vec::new(); vars.len()];
-        for (g, group) in groups.iter().enumerate() {
-            for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
-                group_cells.push(local(v));
-                group_shifts.push(shift);
-                by_cell[local(v) as usize].push((g as u32, shift));
-            }
-            group_start.push(group_cells.len() as u32);
-        }
-        let mut cell_start = vec![0];
-        let mut cell_groups = Vec::new();
-        let mut peer_start = vec![0];
-        let mut peers = Vec::new();
-        let mut peer_pattern: Vec<u128> = Vec::new();
-        for (cell, memberships) in by_cell.iter().enumerate() {
-            cell_groups.extend(memberships.iter().map(|&(g, _)| g));
-            cell_start.push(cell_groups.len() as u32);
-            let mut mine: Vec<(u32, i32)> = memberships
-                .iter()
-                .flat_map(|&(g, own)| {
-                    let group = &groups[g as usize];
-                    group
-                        .vars
-                        .iter()
-                        .zip(&group.shifts)
-                        .map(move |(&v, &theirs)| (local(v), own as i32 - theirs as i32))
-                })
-                .filter(|&(c, _)| c as usize != cell)
-                .collect();
-            mine.sort_unstable();
-            let row_start = peers.len();
-            for (c, d) in mine {
-                // Shifts lie in 0..64, so 64 + d lies in 1..128.
-                let bit = 1u128 << (64 + d);
-                if peers.len() > row_start && peers.last() == Some(&c) {
-                    if let Some(pattern) = peer_pattern.last_mut() {
-                        *pattern |= bit;
-                    }
-                } else {
-                    peers.push(c);
-                    peer_pattern.push(bit);
-                }
-            }
-            peer_start.push(peers.len() as u32);
-        }
-        let mut pairs = Vec::new();
-        let mut pair_cells = Vec::new();
-        for (a, ga) in groups.iter().enumerate() {
-            for gb in groups.iter().skip(a + 1) {
-                if !ga.aligned() || !gb.aligned() {
-                    continue;
-                }
-                let (ga, gb) = (&ga.vars, &gb.vars);
-                let shared: Vec<u32> = ga
-                    .iter()
-                    .filter(|v| gb.contains(v))
-                    .map(|&v| local(v))
-                    .collect();
-                if shared.len() < 2 {
-                    continue;
-                }
-                let begin = pair_cells.len() as u32;
-                pair_cells.extend_from_slice(&shared);
-                let only_a = pair_cells.len() as u32;
-                pair_cells.extend(ga.iter().filter(|v| !gb.contains(v)).map(|&v| local(v)));
-                let only_b = pair_cells.len() as u32;
-                pair_cells.extend(gb.iter().filter(|v| !ga.contains(v)).map(|&v| local(v)));
-                pairs.push([begin, only_a, only_b, pair_cells.len() as u32]);
-            }
-        }
-        let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
-        let plain: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
-        let group_run: Vec<u32> = (0..groups.len())
-            .map(|g| {
-                let cells = &group_cells[group_start[g] as usize..group_start[g + 1] as usize];
-                let consecutive = cells.windows(2).all(|w| w[1] == w[0] + 1);
-                match cells.first() {
-                    Some(&first) if consecutive => first,
-                    _ => NO_RUN,
-                }
-            })
-            .collect();
+        let n = vars.len();
+        let rows = GroupRows::new(groups, n, &local);
+        let peers = PeerRows::new(groups, &rows.by_cell, &local);
+        let (pairs, pair_cells) = intersecting_pairs(groups, &local);
         let pair_words = pairs.len().div_ceil(64);
-        let mut cell_pairs = vec![0u64; vars.len() * pair_words];
-        for (p, &[_, only_a, _, end]) in pairs.iter().enumerate() {
-            for &c in &pair_cells[only_a as usize..end as usize] {
-                cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
-            }
-        }
+        let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
+        let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
         let cell_marks = if groups.len() <= 64 && pair_words <= 1 {
-            by_cell
-                .iter()
-                .enumerate()
-                .map(|(c, m)| {
-                    let groups = m
-                        .iter()
-                        .filter(|&&(g, _)| tight[g as usize])
-                        .fold(0u64, |acc, &(g, _)| acc | 1 << g);
-                    [groups, cell_pairs.get(c).copied().unwrap_or(0)]
-                })
-                .collect()
+            marks_per_cell(&rows.by_cell, &tight, &cell_pairs)
         } else {
             Vec::new()
         };
@@ -140,80 +45,22 @@ impl Family {
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
-        let n = vars.len();
         // Every cell a peer of every other (N-Queens: one group holds them all), and the
         // removals laid out over all cells fit the table's budget.
         let row = n.next_multiple_of(LANES);
         let dense = !aligned
             && row <= 64
-            && (0..n).all(|c| (peer_start[c + 1] - peer_start[c]) as usize + 1 == n)
+            && (0..n).all(|c| peers.len_of(c) + 1 == n)
             && n * row * width as usize <= MAX_REMOVALS;
         let row = if dense { row } else { n };
-        let removals = if aligned {
-            Vec::new()
-        } else if dense {
-            // Laid out over all cells, the cell itself included (nothing to remove), so
-            // that a fixed cell's row lines up with the cells' masks.
-            let pattern = |cell: usize, other: usize| {
-                let entry = other - usize::from(other > cell);
-                peer_pattern[peer_start[cell] as usize + entry]
-            };
-            // Rows padded with zeros up to `row`: removing nothing from the padding.
-            (0..width as usize)
-                .flat_map(|bit| {
-                    (0..n).flat_map(move |cell| {
-                        (0..row).map(move |other| {
-                            if other == cell || other >= n {
-                                0
-                            } else {
-                                ((pattern(cell, other) << bit) >> 64) as u64
-                            }
-                        })
-                    })
-                })
-                .collect()
-        } else if peer_pattern.len() * width as usize <= MAX_REMOVALS {
-            (0..width)
-                .flat_map(|bit| peer_pattern.iter().map(move |&p| ((p << bit) >> 64) as u64))
-                .collect()
-        } else {
-            Vec::new()
+        let removals = match (aligned, dense) {
+            (true, _) => Vec::new(),
+            (false, true) => peers.dense_removals(width, row),
+            (false, false) => peers.removals(width),
         };
-        let view = (aligned && vars.len() <= MAX_VIEW_CELLS && width <= 64).then(|| {
-            let cell_words = vars.len().div_ceil(64);
-            let mut peer_bits = vec![0u64; vars.len() * cell_words];
-            for cell in 0..vars.len() {
-                let range = peer_start[cell] as usize..peer_start[cell + 1] as usize;
-                for &p in &peers[range] {
-                    peer_bits[cell * cell_words + p as usize / 64] |= 1 << (p % 64);
-                }
-            }
-            let mut group_bits = vec![0u64; groups.len() * cell_words];
-            for (g, group) in groups.iter().enumerate() {
-                for &v in &group.vars {
-                    let c = local(v) as usize;
-                    group_bits[g * cell_words + c / 64] |= 1 << (c % 64);
-                }
-            }
-            ValueView {
-                cell_words,
-                values: width as usize,
-                start: aux_start,
-                peer_bits,
-                group_bits,
-            }
-        });
-        let box_lines: Vec<[u8; 15]> = pairs
-            .iter()
-            .map(|&[begin, only_a, only_b, end]| {
-                let shape = (only_a - begin, only_b - only_a, end - only_b);
-                // Cell indices below 256 (the family has at most SMALL cells).
-                (shape == (3, 6, 6))
-                    .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
-            })
-            .collect::<Option<Vec<_>>>()
-            .filter(|_| n <= SMALL)
-            .unwrap_or_default();
+        let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64)
+            .then(|| ValueView::new(groups, &peers.start, &peers.cells, width, aux_start, &local));
+        let box_lines = box_line_records(&pairs, &pair_cells, n);
         Family {
             dense,
             row,
@@ -228,29 +75,251 @@ impl Family {
             cell_pairs,
             pair_words,
             tight,
-            scans: (0..groups.len())
-                .map(|g| {
-                    [
-                        group_start[g],
-                        group_start[g + 1],
-                        group_run[g],
-                        u32::from(plain[g]),
-                    ]
-                })
-                .collect(),
+            scans: rows.scans(groups),
             vars,
-            group_start,
-            group_cells,
-            group_shifts,
-            cell_start,
-            cell_groups,
-            peer_start,
-            peers,
-            peer_pattern,
+            group_start: rows.start,
+            group_cells: rows.cells,
+            group_shifts: rows.shifts,
+            cell_start: peers.group_start,
+            cell_groups: peers.groups,
+            peer_start: peers.start,
+            peers: peers.cells,
+            peer_pattern: peers.pattern,
             segments: Segments::new(&box_lines),
             box_lines,
             pairs,
             pair_cells,
         }
     }
+}
+
+/// Each group's cells (local indices) and shifts as compressed rows, and each cell's
+/// groups with its shift in them.
+struct GroupRows {
+    start: Vec<u32>,
+    cells: Vec<u32>,
+    shifts: Vec<u32>,
+    by_cell: Vec<Vec<(u32, u32)>>,
+}
+
+impl GroupRows {
+    fn new(groups: &[FamilyGroup], n: usize, local: &impl Fn(usize) -> u32) -> Self {
+        let mut rows = GroupRows {
+            start: vec![0],
+            cells: Vec::new(),
+            shifts: Vec::new(),
+            by_cell: vec![Vec::new(); n],
+        };
+        for (g, group) in groups.iter().enumerate() {
+            for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
+                rows.cells.push(local(v));
+                rows.shifts.push(shift);
+                rows.by_cell[local(v) as usize].push((g as u32, shift));
+            }
+            rows.start.push(rows.cells.len() as u32);
+        }
+        rows
+    }
+
+    /// What a hidden-single scan of each group needs (see [`Family::scans`]).
+    fn scans(&self, groups: &[FamilyGroup]) -> Vec<[u32; 4]> {
+        (0..groups.len())
+            .map(|g| {
+                let (from, to) = (self.start[g], self.start[g + 1]);
+                let cells = &self.cells[from as usize..to as usize];
+                let consecutive = cells.windows(2).all(|w| w[1] == w[0] + 1);
+                let run = match cells.first() {
+                    Some(&first) if consecutive => first,
+                    _ => NO_RUN,
+                };
+                [from, to, run, u32::from(groups[g].aligned())]
+            })
+            .collect()
+    }
+}
+
+/// Each cell's groups, and its peers with their shift patterns (see
+/// [`Family::peer_pattern`]), as compressed rows.
+struct PeerRows {
+    group_start: Vec<u32>,
+    groups: Vec<u32>,
+    start: Vec<u32>,
+    cells: Vec<u32>,
+    pattern: Vec<u128>,
+}
+
+impl PeerRows {
+    fn new(
+        groups: &[FamilyGroup],
+        by_cell: &[Vec<(u32, u32)>],
+        local: &impl Fn(usize) -> u32,
+    ) -> Self {
+        let mut rows = PeerRows {
+            group_start: vec![0],
+            groups: Vec::new(),
+            start: vec![0],
+            cells: Vec::new(),
+            pattern: Vec::new(),
+        };
+        for (cell, memberships) in by_cell.iter().enumerate() {
+            rows.groups.extend(memberships.iter().map(|&(g, _)| g));
+            rows.group_start.push(rows.groups.len() as u32);
+            let mut mine: Vec<(u32, i32)> = memberships
+                .iter()
+                .flat_map(|&(g, own)| {
+                    let group = &groups[g as usize];
+                    group
+                        .vars
+                        .iter()
+                        .zip(&group.shifts)
+                        .map(move |(&v, &theirs)| (local(v), own as i32 - theirs as i32))
+                })
+                .filter(|&(c, _)| c as usize != cell)
+                .collect();
+            mine.sort_unstable();
+            let row_start = rows.cells.len();
+            for (c, d) in mine {
+                // Shifts lie in 0..64, so 64 + d lies in 1..128.
+                let bit = 1u128 << (64 + d);
+                if rows.cells.len() > row_start && rows.cells.last() == Some(&c) {
+                    if let Some(pattern) = rows.pattern.last_mut() {
+                        *pattern |= bit;
+                    }
+                } else {
+                    rows.cells.push(c);
+                    rows.pattern.push(bit);
+                }
+            }
+            rows.start.push(rows.cells.len() as u32);
+        }
+        rows
+    }
+
+    /// How many peers `cell` has.
+    fn len_of(&self, cell: usize) -> usize {
+        (self.start[cell + 1] - self.start[cell]) as usize
+    }
+
+    /// The removal table of a family with shifts, `removals[bit * peers + entry]`, when it
+    /// fits [`MAX_REMOVALS`] words (else empty: the patterns are shifted at run time).
+    fn removals(&self, width: u32) -> Vec<u64> {
+        if self.pattern.len() * width as usize > MAX_REMOVALS {
+            return Vec::new();
+        }
+        (0..width)
+            .flat_map(|bit| self.pattern.iter().map(move |&p| ((p << bit) >> 64) as u64))
+            .collect()
+    }
+
+    /// The removal table of a dense family, laid out over all cells, the cell itself
+    /// included (nothing to remove), so that a fixed cell's row lines up with the cells'
+    /// masks: `removals[(bit * cells + cell) * row + other]`, rows padded with zeros up to
+    /// `row` (removing nothing from the padding).
+    fn dense_removals(&self, width: u32, row: usize) -> Vec<u64> {
+        let n = self.start.len() - 1;
+        let pattern = |cell: usize, other: usize| {
+            let entry = other - usize::from(other > cell);
+            self.pattern[self.start[cell] as usize + entry]
+        };
+        (0..width as usize)
+            .flat_map(|bit| {
+                (0..n).flat_map(move |cell| {
+                    (0..row).map(move |other| {
+                        if other == cell || other >= n {
+                            0
+                        } else {
+                            ((pattern(cell, other) << bit) >> 64) as u64
+                        }
+                    })
+                })
+            })
+            .collect()
+    }
+}
+
+/// Every two aligned groups sharing at least two cells, as bounds into the returned
+/// cells: the shared cells, the cells only in the first group, those only in the second.
+fn intersecting_pairs(
+    groups: &[FamilyGroup],
+    local: &impl Fn(usize) -> u32,
+) -> (Vec<[u32; 4]>, Vec<u32>) {
+    let mut pairs = Vec::new();
+    let mut pair_cells = Vec::new();
+    for (a, ga) in groups.iter().enumerate() {
+        for gb in groups.iter().skip(a + 1) {
+            if !ga.aligned() || !gb.aligned() {
+                continue;
+            }
+            let (ga, gb) = (&ga.vars, &gb.vars);
+            let shared: Vec<u32> = ga
+                .iter()
+                .filter(|v| gb.contains(v))
+                .map(|&v| local(v))
+                .collect();
+            if shared.len() < 2 {
+                continue;
+            }
+            let begin = pair_cells.len() as u32;
+            pair_cells.extend_from_slice(&shared);
+            let only_a = pair_cells.len() as u32;
+            pair_cells.extend(ga.iter().filter(|v| !gb.contains(v)).map(|&v| local(v)));
+            let only_b = pair_cells.len() as u32;
+            pair_cells.extend(gb.iter().filter(|v| !ga.contains(v)).map(|&v| local(v)));
+            pairs.push([begin, only_a, only_b, pair_cells.len() as u32]);
+        }
+    }
+    (pairs, pair_cells)
+}
+
+/// For each of `n` cells, `pair_words` words: the pairs in which it lies outside the
+/// intersection (see [`Family::cell_pairs`]).
+fn cells_outside_pairs(
+    pairs: &[[u32; 4]],
+    pair_cells: &[u32],
+    n: usize,
+    pair_words: usize,
+) -> Vec<u64> {
+    let mut cell_pairs = vec![0u64; n * pair_words];
+    for (p, &[_, only_a, _, end]) in pairs.iter().enumerate() {
+        for &c in &pair_cells[only_a as usize..end as usize] {
+            cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
+        }
+    }
+    cell_pairs
+}
+
+/// Each cell's tight groups and the pairs it lies outside of, as two words (at most 64
+/// groups and one word of pairs: see [`Family::cell_marks`]).
+fn marks_per_cell(
+    by_cell: &[Vec<(u32, u32)>],
+    tight: &[bool],
+    cell_pairs: &[u64],
+) -> Vec<[u64; 2]> {
+    by_cell
+        .iter()
+        .enumerate()
+        .map(|(c, m)| {
+            let groups = m
+                .iter()
+                .filter(|&&(g, _)| tight[g as usize])
+                .fold(0u64, |acc, &(g, _)| acc | 1 << g);
+            [groups, cell_pairs.get(c).copied().unwrap_or(0)]
+        })
+        .collect()
+}
+
+/// Each pair's cells as one box-line record (shared, A's, B's), when every pair has the
+/// 9×9 shape (three shared cells, six on each side) and the family has at most [`SMALL`]
+/// cells (indices fit a byte); else none.
+fn box_line_records(pairs: &[[u32; 4]], pair_cells: &[u32], n: usize) -> Vec<[u8; 15]> {
+    pairs
+        .iter()
+        .map(|&[begin, only_a, only_b, end]| {
+            let shape = (only_a - begin, only_b - only_a, end - only_b);
+            (shape == (3, 6, 6))
+                .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
+        })
+        .collect::<Option<Vec<_>>>()
+        .filter(|_| n <= SMALL)
+        .unwrap_or_default()
 }
