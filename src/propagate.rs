@@ -248,6 +248,9 @@ pub(crate) struct Engine {
     queue: Queue,
     watchers: Arc<Watchers>,
     current: u32,
+    /// The constraint whose run failed last (`NO_CONSTRAINT` before any failure), for
+    /// heuristics that learn from conflicts.
+    failed: u32,
     /// Number of propagator runs since the last reset.
     pub(crate) propagations: u64,
     /// For each constraint that keeps one (a family), the bitset of its variables changed
@@ -266,6 +269,7 @@ impl Engine {
             queue: Queue::new(constraints),
             store,
             current: NO_CONSTRAINT,
+            failed: NO_CONSTRAINT,
             propagations: 0,
             changes,
         };
@@ -298,6 +302,7 @@ impl Engine {
             self.queue.push(c as u32);
         }
         self.propagations = 0;
+        self.failed = NO_CONSTRAINT;
         self.mark_all_changed();
     }
 
@@ -326,6 +331,7 @@ impl Engine {
             self.current = c;
             self.propagations += 1;
             if let Err(conflict) = constraints[c as usize].propagate(self, scratch) {
+                self.failed = c;
                 self.queue.clear();
                 result = Err(conflict);
                 break;
@@ -333,6 +339,12 @@ impl Engine {
         }
         self.current = NO_CONSTRAINT;
         result
+    }
+
+    /// The constraint whose run failed since the last call, if any (cleared by the call).
+    pub(crate) fn take_failed(&mut self) -> Option<usize> {
+        let failed = std::mem::replace(&mut self.failed, NO_CONSTRAINT);
+        (failed != NO_CONSTRAINT).then_some(failed as usize)
     }
 
     /// Drops whatever is queued (after a conflict found outside [`Engine::propagate`]).

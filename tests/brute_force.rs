@@ -227,11 +227,12 @@ fn instance(
     })
 }
 
-const VARIABLE_ORDERS: [VariableOrder; 4] = [
+const VARIABLE_ORDERS: [VariableOrder; 5] = [
     VariableOrder::InputOrder,
     VariableOrder::Mrv,
     VariableOrder::MrvDegree,
     VariableOrder::MrvDynamicDegree,
+    VariableOrder::DomWdeg,
 ];
 const VALUE_ORDERS: [ValueOrder; 3] = [
     ValueOrder::Ascending,

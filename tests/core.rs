@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use bitcsp::{
     CountStatus, Domain, Model, ModelError, Restarts, SolveResult, Solver, StopReason, ValueOrder,
-    VarId,
+    VarId, VariableOrder,
 };
 
 /// N-Queens built directly on the core: row of the queen in each column.
@@ -168,6 +168,29 @@ fn weak_pigeonhole() -> Model {
         }
     }
     m
+}
+
+#[test]
+fn conflict_weights_steer_the_search_to_where_it_fails() {
+    // The weak pigeonhole beside three unrelated variables with fewer values: MRV
+    // branches on those first and proves the pigeonhole again under each of their
+    // combinations; dom/wdeg learns from the first proof's failures that the conflicts
+    // come from the pigeons, and branches on them first from then on.
+    let mut m = weak_pigeonhole();
+    let unrelated = m.new_vars(3, 1..=5).unwrap();
+    m.all_different(&unrelated).unwrap();
+    let nodes = |order| {
+        let mut solver = Solver::new(&m);
+        solver.set_variable_order(order);
+        assert_eq!(solver.solve(), SolveResult::Unsatisfiable, "{order:?}");
+        solver.stats().nodes
+    };
+    let (mrv, weighted) = (
+        nodes(VariableOrder::MrvDynamicDegree),
+        nodes(VariableOrder::DomWdeg),
+    );
+    // Measured: 43,199 nodes under MRV, 2,879 under dom/wdeg.
+    assert!(weighted * 5 < mrv, "dom/wdeg {weighted} nodes, MRV {mrv}");
 }
 
 #[test]

@@ -76,6 +76,17 @@ impl Constraint {
     }
 
     /// The variables it watches.
+    /// The constraint's variables, without copying them.
+    pub(crate) fn var_list(&self) -> &[usize] {
+        match self {
+            Constraint::AllDifferent(c) => c.vars(),
+            Constraint::NotEqual(c) => c.vars(),
+            Constraint::LockedValues(c) => c.vars(),
+            Constraint::Family(c) => c.vars(),
+            Constraint::Linear(c) => c.vars(),
+        }
+    }
+
     pub(crate) fn vars(&self) -> Vec<usize> {
         match self {
             Constraint::AllDifferent(c) => c.vars().to_vec(),

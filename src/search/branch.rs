@@ -70,6 +70,37 @@ pub(crate) fn select_variable(
     }
 }
 
+/// [`VariableOrder::DomWdeg`]: the unfixed variable with the fewest values per unit of
+/// weight (`size(v) / weights[v]`, compared as cross products), the earlier on ties.
+pub(crate) fn fewest_values_per_weight(store: &Store, weights: &[u32]) -> Option<usize> {
+    let n = store.num_vars();
+    match store.uniform_words() {
+        Some(words) => {
+            let words = &words[..n];
+            fewest_per_weight(weights, |v| words[v].count_ones())
+        }
+        None => fewest_per_weight(weights, |v| store.size(v)),
+    }
+}
+
+/// [`fewest_values_per_weight`] over `size(v)`.
+#[inline]
+fn fewest_per_weight(weights: &[u32], size: impl Fn(usize) -> u32) -> Option<usize> {
+    let mut best: Option<(usize, u64, u64)> = None;
+    for (v, &w) in weights.iter().enumerate() {
+        let size = u64::from(size(v));
+        if size <= 1 {
+            continue;
+        }
+        let w = u64::from(w);
+        match best {
+            Some((_, best_size, best_w)) if size * best_w >= best_size * w => {}
+            _ => best = Some((v, size, w)),
+        }
+    }
+    best.map(|(v, _, _)| v)
+}
+
 /// [`select_variable`] over `size(v)`, the number of values of each variable; `narrow`
 /// when no variable can have more than 64 values (one-word domains).
 #[inline]
@@ -85,6 +116,8 @@ fn select_by_size(
         VariableOrder::Mrv => fewest_values(n, size),
         VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
         VariableOrder::MrvDegree => fewest_values_then_most(n, size, narrow, |v| info.degree[v]),
+        // The solver chooses for dom/wdeg itself (it keeps the weights); MRV stands in.
+        VariableOrder::DomWdeg => fewest_values(n, size),
         VariableOrder::MrvDynamicDegree => {
             let Some(neighbours) = info.neighbours.get().filter(|n| !n.unused) else {
                 // Every variable neighbours every other (one N-Queens family links all

@@ -6,7 +6,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
+use super::branch::{
+    fewest_values_per_weight, select_value, select_variable, Neighbours, ValueRule, VarInfo,
+};
 use super::limits::{Budget, Limits};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
@@ -93,6 +95,9 @@ pub struct Solver {
     nogoods: Nogoods,
     /// Values the nogoods forbid, waiting to be removed.
     forbidden: Vec<(u32, i64)>,
+    /// Each variable's conflict weight under [`VariableOrder::DomWdeg`] (empty under the
+    /// other orders).
+    conflict_weights: Vec<u32>,
     limits: Limits,
     stack: Vec<Frame>,
     phase: Phase,
@@ -139,6 +144,7 @@ impl Solver {
             refuted: Vec::new(),
             nogoods: Nogoods::default(),
             forbidden: Vec::new(),
+            conflict_weights: Vec::new(),
             limits,
             stack: Vec::with_capacity(model.num_vars()),
             phase: Phase::Fresh,
@@ -314,6 +320,11 @@ impl Solver {
         self.nogoods.clear();
         self.started = Instant::now();
         self.budget = Budget::start(&self.limits, self.started);
+        self.conflict_weights.clear();
+        if self.variable_order == VariableOrder::DomWdeg {
+            self.conflict_weights
+                .resize(self.engine.store.num_vars(), 1);
+        }
         if self.variable_order == VariableOrder::MrvDynamicDegree {
             let num_vars = self.engine.store.num_vars();
             self.info
@@ -374,8 +385,7 @@ impl Solver {
             if self.stats.failures >= self.plan.due_at && !self.restart_from_root() {
                 return Event::Exhausted;
             }
-            let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order)
-            else {
+            let Some(var) = self.select_variable() else {
                 self.phase = Phase::AtSolution;
                 self.stats.solutions += 1;
                 self.explored += self.current_weight;
@@ -415,6 +425,7 @@ impl Solver {
             if !ok {
                 self.stats.failures += 1;
                 self.explored += self.current_weight;
+                self.learn_from_conflict();
                 if !self.backtrack() {
                     return Event::Exhausted;
                 }
@@ -571,7 +582,7 @@ impl Solver {
         if !self.propagate_root() {
             return Err(());
         }
-        let Some(var) = select_variable(&self.engine.store, &self.info, self.variable_order) else {
+        let Some(var) = self.select_variable() else {
             return Ok(None);
         };
         // Take the values off one by one in the value order, then undo the removals.
@@ -626,8 +637,33 @@ impl Solver {
             }
             self.stats.failures += 1;
             self.explored += self.current_weight;
+            self.learn_from_conflict();
         }
         false
+    }
+
+    /// The variable to branch on next, or `None` when every variable is fixed.
+    #[inline]
+    fn select_variable(&self) -> Option<usize> {
+        if self.conflict_weights.is_empty() {
+            select_variable(&self.engine.store, &self.info, self.variable_order)
+        } else {
+            fewest_values_per_weight(&self.engine.store, &self.conflict_weights)
+        }
+    }
+
+    /// Under [`VariableOrder::DomWdeg`], each variable of the constraint that just failed
+    /// gains a unit of weight.
+    #[inline]
+    fn learn_from_conflict(&mut self) {
+        if self.conflict_weights.is_empty() {
+            return;
+        }
+        if let Some(c) = self.engine.take_failed() {
+            for &v in self.constraints[c].var_list() {
+                self.conflict_weights[v] += 1;
+            }
+        }
     }
 
     /// Notes the refutation of `frame`'s decision at the current depth. Refutations below

@@ -24,6 +24,16 @@ pub enum VariableOrder {
     /// 4,000 variables) it keeps no lists and breaks ties as `MrvDegree` does.
     #[default]
     MrvDynamicDegree,
+    /// Fewest remaining values per unit of conflict weight ("dom/wdeg", Boussemart et al.
+    /// 2004): every time a constraint fails, each of its variables gains one unit of
+    /// weight (all start at one), and the search branches on the variable with the
+    /// smallest ratio of values to weight; ties go to the earlier variable. The weights
+    /// last for the whole search, across restarts, so the search learns which variables
+    /// its failures come from. Useful where the model has many constraints and the
+    /// failures concentrate on a few of them (large Latin squares and Sudoku boards with
+    /// domain-consistent groups); a model with one constraint (a 9×9 Sudoku family)
+    /// weighs every variable alike, and this order is then plain MRV.
+    DomWdeg,
 }
 
 /// Which value of the chosen variable is tried first. The search branches `x = v` first,

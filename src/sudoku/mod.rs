@@ -42,7 +42,9 @@ pub use symbols::MAX_SYMBOL_SIDE;
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use crate::{Consistency, Count, Model, Restarts, Solution, SolveResult, Solver, VarId};
+use crate::{
+    Consistency, Count, Model, Restarts, Solution, SolveResult, Solver, VarId, VariableOrder,
+};
 
 /// The engine model of `board`: one variable per cell over `1..=N` (row order), one
 /// all-different per row, column and box, and the givens fixed. Clashing givens give an
@@ -89,6 +91,38 @@ pub fn restarts(board: &Board) -> Restarts {
         }
     } else {
         Restarts::Never
+    }
+}
+
+/// The variable order recommended for solving `board`: the default
+/// ([`VariableOrder::MrvDynamicDegree`]) up to 12×12, and from 16×16 up
+/// [`VariableOrder::DomWdeg`], which learns from the conflicts which cells to branch on
+/// first. From 16×16 up each unit is a domain-consistent group of its own, so the
+/// weights tell the units apart. Measured (`docs/PERFORMANCE.md`): on 100 random 25×25
+/// puzzles carved with 45 % givens kept, with the recommended restarts, 738,400 nodes and
+/// 6 left unsolved after 60,000 nodes each under the default order, 381,911 nodes and 1
+/// unsolved under this one; the empty 64×64 board went from unsolved in a minute to
+/// 3,541 nodes (about 2 s). On 9×9 boards, one family of groups, the weights cannot tell
+/// cells apart.
+///
+/// ```
+/// use bitcsp::sudoku::{self, Board, BoxShape};
+/// use bitcsp::{Solver, VariableOrder};
+/// let board = Board::empty(BoxShape { rows: 4, cols: 4 })?;
+/// let (model, _) = sudoku::model(&board)?;
+/// let mut solver = Solver::new(&model);
+/// solver
+///     .set_variable_order(sudoku::variable_order(&board))
+///     .set_restarts(sudoku::restarts(&board));
+/// assert_eq!(sudoku::variable_order(&board), VariableOrder::DomWdeg);
+/// assert!(solver.solve().solution().is_some());
+/// # Ok::<(), bitcsp::sudoku::SudokuError>(())
+/// ```
+pub fn variable_order(board: &Board) -> VariableOrder {
+    if board.side() >= 16 {
+        VariableOrder::DomWdeg
+    } else {
+        VariableOrder::default()
     }
 }
 
@@ -153,7 +187,8 @@ pub fn decode(board: &Board, cells: &[VarId], solution: &Solution) -> Board {
 }
 
 /// A solution of `board` (the first in search order up to 12×12; see [`restarts`]), or
-/// `None` when it has none.
+/// `None` when it has none, found with the recommended [`variable_order`] and
+/// [`restarts`].
 ///
 /// # Errors
 /// [`SudokuError::Clash`] when two givens break a rule (the board is not valid).
@@ -163,14 +198,17 @@ pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
     }
     let (m, cells) = model(board)?;
     let mut solver = Solver::new(&m);
-    solver.set_restarts(restarts(board));
+    solver
+        .set_variable_order(variable_order(board))
+        .set_restarts(restarts(board));
     Ok(match solver.solve() {
         SolveResult::Solution(s) => Some(decode(board, &cells, &s)),
         _ => None,
     })
 }
 
-/// Counts solutions up to `limit` (`limit = 2` decides uniqueness).
+/// Counts solutions up to `limit` (`limit = 2` decides uniqueness), branching in the
+/// recommended [`variable_order`].
 ///
 /// # Errors
 /// [`SudokuError::Clash`] when two givens break a rule.
@@ -179,7 +217,9 @@ pub fn count_solutions(board: &Board, limit: u64) -> Result<Count, SudokuError> 
         return Err(clash.into());
     }
     let (m, _) = model(board)?;
-    Ok(Solver::new(&m).count(Some(limit)))
+    let mut solver = Solver::new(&m);
+    solver.set_variable_order(variable_order(board));
+    Ok(solver.count(Some(limit)))
 }
 
 /// True when no given repeats in a row, column or box (LeetCode 36), without solving.

@@ -3,9 +3,10 @@
 //! `cargo run --release -p bitcsp-compare --bin orders -- [BOX_SIDE=5] [KEEP_PERCENT=50] [SEEDS=12] [FIRST_SEED=0]`
 //! (`ONLY=NAME` in the environment runs one column).
 //!
-//! Columns: `MrvDegree` and the default `MrvDynamicDegree` without restarts, and the
-//! default order with the restarts `sudoku::restarts` recommends for the board. Every
-//! search stops after 60,000 nodes.
+//! Columns: `MrvDegree` and the default `MrvDynamicDegree` without restarts, the default
+//! order and plain `Mrv` with the restarts `sudoku::restarts` recommends for the board,
+//! and `DomWdeg` (what `sudoku::variable_order` recommends from 16×16 up) without and
+//! with those restarts. Every search stops after 60,000 nodes.
 use bitcsp::sudoku::{self, Board, BoxShape};
 use bitcsp::{Restarts, Solver, VariableOrder};
 
@@ -57,8 +58,15 @@ fn main() {
             VariableOrder::MrvDynamicDegree,
             sudoku::restarts(&empty),
         ),
+        ("mrv+restarts", VariableOrder::Mrv, sudoku::restarts(&empty)),
+        ("domwdeg", VariableOrder::DomWdeg, Restarts::Never),
+        (
+            "domwdeg+restarts",
+            VariableOrder::DomWdeg,
+            sudoku::restarts(&empty),
+        ),
     ];
-    let mut totals = [(0u64, 0.0f64, 0u64); 3];
+    let mut totals = [(0u64, 0.0f64, 0u64); 6];
     for seed in first_seed..first_seed + seeds {
         let puzzle = carved(&grid, n, keep, seed);
         let (model, _) = sudoku::model(&puzzle).unwrap();

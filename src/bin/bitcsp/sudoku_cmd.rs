@@ -169,6 +169,7 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
     solver
         .set_time_limit(settings.time_limit)
         .set_node_limit(settings.node_limit)
+        .set_variable_order(sudoku::variable_order(&board))
         .set_restarts(sudoku::restarts(&board))
         .set_cancel_flag(Some(Arc::clone(cancel)));
     let mut report = match settings.action {
