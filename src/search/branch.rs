@@ -71,7 +71,7 @@ pub(crate) fn select_variable(
 }
 
 /// [`VariableOrder::DomWdeg`]: the unfixed variable with the fewest values per unit of
-/// weight (`size(v) / weights[v]`, compared as cross products), the earlier on ties.
+/// weight (`size(v) / weights[v]`); at equal ratios the heavier, then the earlier.
 pub(crate) fn fewest_values_per_weight(store: &Store, weights: &[u32]) -> Option<usize> {
     let n = store.num_vars();
     match store.uniform_words() {
@@ -93,9 +93,14 @@ fn fewest_per_weight(weights: &[u32], size: impl Fn(usize) -> u32) -> Option<usi
             continue;
         }
         let w = u64::from(w);
-        match best {
-            Some((_, best_size, best_w)) if size * best_w >= best_size * w => {}
-            _ => best = Some((v, size, w)),
+        // Compared as cross products, without a division. At equal ratios the heavier
+        // variable wins: more of the failures so far came through its constraints.
+        let better = best.is_none_or(|(_, best_size, best_w)| {
+            let (mine, theirs) = (size * best_w, best_size * w);
+            mine < theirs || (mine == theirs && w > best_w)
+        });
+        if better {
+            best = Some((v, size, w));
         }
     }
     best.map(|(v, _, _)| v)

@@ -27,7 +27,8 @@ pub enum VariableOrder {
     /// Fewest remaining values per unit of conflict weight ("dom/wdeg", Boussemart et al.
     /// 2004): every time a constraint fails, each of its variables gains one unit of
     /// weight (all start at one), and the search branches on the variable with the
-    /// smallest ratio of values to weight; ties go to the earlier variable. The weights
+    /// smallest ratio of values to weight; ties go to the heavier variable, then to the
+    /// earlier one. The weights
     /// last for the whole search, across restarts, so the search learns which variables
     /// its failures come from. Useful where the model has many constraints and the
     /// failures concentrate on a few of them (large Latin squares and Sudoku boards with

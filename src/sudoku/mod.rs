@@ -100,8 +100,8 @@ pub fn restarts(board: &Board) -> Restarts {
 /// first. From 16×16 up each unit is a domain-consistent group of its own, so the
 /// weights tell the units apart. Measured (`docs/PERFORMANCE.md`): on 100 random 25×25
 /// puzzles carved with 45 % givens kept, with the recommended restarts, 738,400 nodes and
-/// 6 left unsolved after 60,000 nodes each under the default order, 381,911 nodes and 1
-/// unsolved under this one; the empty 64×64 board went from unsolved in a minute to
+/// 6 left unsolved after 60,000 nodes each under the default order, 266,859 nodes and
+/// none unsolved under this one; the empty 64×64 board went from unsolved in a minute to
 /// 3,541 nodes (about 2 s). On 9×9 boards, one family of groups, the weights cannot tell
 /// cells apart.
 ///
