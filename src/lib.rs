@@ -48,6 +48,6 @@ pub use domain::Domain;
 pub use error::ModelError;
 pub use model::{Consistency, Model, Relation, VarId};
 pub use search::{
-    Count, CountStatus, Restarts, Solution, Solutions, SolveResult, Solver, Statistics, StopReason,
-    ValueOrder, ValueSymmetry, VariableOrder,
+    Count, CountStatus, LastConflict, Restarts, Solution, Solutions, SolveResult, Solver,
+    Statistics, StopReason, ValueOrder, ValueSymmetry, VariableOrder,
 };

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use bitcsp::{
-    Consistency, CountStatus, Model, Relation, Restarts, SolveResult, Solver, ValueOrder, VarId,
-    VariableOrder,
+    Consistency, CountStatus, LastConflict, Model, Relation, Restarts, SolveResult, Solver,
+    ValueOrder, VarId, VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -154,9 +154,21 @@ impl Instance {
 }
 
 fn engine_solutions(inst: &Instance, var: VariableOrder, val: ValueOrder) -> Vec<Vec<i32>> {
+    engine_solutions_with(inst, var, val, LastConflict::Ignore)
+}
+
+fn engine_solutions_with(
+    inst: &Instance,
+    var: VariableOrder,
+    val: ValueOrder,
+    last_conflict: LastConflict,
+) -> Vec<Vec<i32>> {
     let (model, vars) = inst.model();
     let mut solver = Solver::new(&model);
-    solver.set_variable_order(var).set_value_order(val);
+    solver
+        .set_variable_order(var)
+        .set_value_order(val)
+        .set_last_conflict(last_conflict);
     let sols: Vec<Vec<i32>> = solver
         .solutions()
         .map(|s| vars.iter().map(|&v| s.value(v)).collect())
@@ -253,6 +265,11 @@ proptest! {
                 prop_assert_eq!(set.len(), found.len(), "a solution was reported twice");
                 prop_assert_eq!(&set, &expected, "{:?} {:?}", var, val);
             }
+            // Last-conflict reasoning reorders the search, never its answers.
+            let found = engine_solutions_with(&inst, var, ValueOrder::Ascending, LastConflict::BranchFirst);
+            let set: BTreeSet<Vec<i32>> = found.iter().cloned().collect();
+            prop_assert_eq!(set.len(), found.len(), "a solution was reported twice");
+            prop_assert_eq!(&set, &expected, "{:?} with last conflict", var);
         }
         let (model, _) = inst.model();
         let count = Solver::new(&model).count(None);
@@ -307,6 +324,7 @@ proptest! {
     fn restarted_searches_stay_sound_complete_and_reproducible(
         inst in instance(7, -3..=3, -2..=2),
         order in 0..VARIABLE_ORDERS.len(),
+        last_conflict in prop_oneof![Just(LastConflict::Ignore), Just(LastConflict::BranchFirst)],
     ) {
         // A restart after every failure (budgets 1, 1, 2, 1, 1, 2, 4, ...): the most
         // restarts a search can make, every later attempt with random values.
@@ -316,6 +334,7 @@ proptest! {
             let mut solver = Solver::new(&model);
             solver
                 .set_variable_order(VARIABLE_ORDERS[order])
+                .set_last_conflict(last_conflict)
                 .set_restarts(Restarts::Luby { scale: 1 });
             let result = solver.solve();
             let stats = solver.stats();

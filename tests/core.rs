@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bitcsp::{
-    CountStatus, Domain, Model, ModelError, Restarts, SolveResult, Solver, StopReason, ValueOrder,
-    VarId, VariableOrder,
+    CountStatus, Domain, LastConflict, Model, ModelError, Restarts, SolveResult, Solver,
+    StopReason, ValueOrder, VarId, VariableOrder,
 };
 
 /// N-Queens built directly on the core: row of the queen in each column.
@@ -170,15 +170,46 @@ fn weak_pigeonhole() -> Model {
     m
 }
 
-#[test]
-fn conflict_weights_steer_the_search_to_where_it_fails() {
-    // The weak pigeonhole beside three unrelated variables with fewer values: MRV
-    // branches on those first and proves the pigeonhole again under each of their
-    // combinations; dom/wdeg learns from the first proof's failures that the conflicts
-    // come from the pigeons, and branches on them first from then on.
+/// The weak pigeonhole beside three unrelated variables with fewer values: MRV branches
+/// on those first and proves the pigeonhole again under each of their combinations.
+fn pigeonhole_behind_unrelated_variables() -> Model {
     let mut m = weak_pigeonhole();
     let unrelated = m.new_vars(3, 1..=5).unwrap();
     m.all_different(&unrelated).unwrap();
+    m
+}
+
+#[test]
+fn last_conflict_goes_back_to_the_failing_variable() {
+    // After the first proof fails a pigeon's decision, the search backs up to an
+    // unrelated variable's decision, refutes it, and branches on that pigeon again before
+    // anything else: the proof is found once per unrelated decision, not once per
+    // combination of them.
+    let m = pigeonhole_behind_unrelated_variables();
+    let nodes = |last_conflict| {
+        let mut solver = Solver::new(&m);
+        solver
+            .set_variable_order(VariableOrder::Mrv)
+            .set_last_conflict(last_conflict);
+        assert_eq!(solver.solve(), SolveResult::Unsatisfiable);
+        solver.stats().nodes
+    };
+    let (plain, focused) = (
+        nodes(LastConflict::Ignore),
+        nodes(LastConflict::BranchFirst),
+    );
+    eprintln!("plain {plain} focused {focused}");
+    assert!(
+        focused * 5 < plain,
+        "last conflict {focused} nodes, MRV {plain}"
+    );
+}
+
+#[test]
+fn conflict_weights_steer_the_search_to_where_it_fails() {
+    // dom/wdeg learns from the first proof's failures that the conflicts come from the
+    // pigeons, and branches on them first from then on.
+    let m = pigeonhole_behind_unrelated_variables();
     let nodes = |order| {
         let mut solver = Solver::new(&m);
         solver.set_variable_order(order);

@@ -413,7 +413,7 @@ fn restarts_end_the_long_searches_of_large_boards() {
 }
 
 #[test]
-fn the_recommended_order_fills_an_empty_49_by_49_board() {
+fn the_recommended_search_fills_an_empty_49_by_49_board() {
     // With the recommended restarts, the default order took 18,855 nodes (about 5 s)
     // and dom/wdeg 1,970 (measured); on the empty 64×64 board, unsolved in a minute
     // against 3,541 nodes.
@@ -421,10 +421,7 @@ fn the_recommended_order_fills_an_empty_49_by_49_board() {
     assert_eq!(sudoku::variable_order(&board), VariableOrder::DomWdeg);
     let (model, cells) = sudoku::model(&board).unwrap();
     let mut solver = Solver::new(&model);
-    solver
-        .set_variable_order(sudoku::variable_order(&board))
-        .set_restarts(sudoku::restarts(&board))
-        .set_node_limit(Some(5_000));
+    sudoku::configure(&mut solver, &board).set_node_limit(Some(5_000));
     let SolveResult::Solution(s) = solver.solve() else {
         panic!("not filled in 5,000 nodes: {:?}", solver.stats());
     };

@@ -16,4 +16,4 @@ pub use outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;
-pub use strategy::{ValueOrder, ValueSymmetry, VariableOrder};
+pub use strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};

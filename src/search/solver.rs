@@ -14,7 +14,7 @@ use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
-use super::strategy::{ValueOrder, ValueSymmetry, VariableOrder};
+use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
 use crate::constraints::{is_single, Constraint};
 use crate::model::Model;
 use crate::propagate::Engine;
@@ -98,6 +98,9 @@ pub struct Solver {
     /// Each variable's conflict weight under [`VariableOrder::DomWdeg`] (empty under the
     /// other orders).
     conflict_weights: Vec<u32>,
+    last_conflict: LastConflict,
+    /// Under [`LastConflict::BranchFirst`], the variable whose decision failed last.
+    culprit: Option<u32>,
     limits: Limits,
     stack: Vec<Frame>,
     phase: Phase,
@@ -145,6 +148,8 @@ impl Solver {
             nogoods: Nogoods::default(),
             forbidden: Vec::new(),
             conflict_weights: Vec::new(),
+            last_conflict: LastConflict::default(),
+            culprit: None,
             limits,
             stack: Vec::with_capacity(model.num_vars()),
             phase: Phase::Fresh,
@@ -163,6 +168,13 @@ impl Solver {
     /// Sets the variable order for the following searches.
     pub fn set_variable_order(&mut self, order: VariableOrder) -> &mut Self {
         self.variable_order = order;
+        self
+    }
+
+    /// Sets whether the following searches branch first on the variable whose decision
+    /// failed last (see [`LastConflict`]).
+    pub fn set_last_conflict(&mut self, last_conflict: LastConflict) -> &mut Self {
+        self.last_conflict = last_conflict;
         self
     }
 
@@ -321,6 +333,7 @@ impl Solver {
         self.started = Instant::now();
         self.budget = Budget::start(&self.limits, self.started);
         self.conflict_weights.clear();
+        self.culprit = None;
         if self.variable_order == VariableOrder::DomWdeg {
             self.conflict_weights
                 .resize(self.engine.store.num_vars(), 1);
@@ -426,6 +439,9 @@ impl Solver {
                 self.stats.failures += 1;
                 self.explored += self.current_weight;
                 self.learn_from_conflict();
+                if self.last_conflict == LastConflict::BranchFirst {
+                    self.culprit = Some(var as u32);
+                }
                 if !self.backtrack() {
                     return Event::Exhausted;
                 }
@@ -642,9 +658,16 @@ impl Solver {
         false
     }
 
-    /// The variable to branch on next, or `None` when every variable is fixed.
+    /// The variable to branch on next, or `None` when every variable is fixed: the last
+    /// failed decision's variable while it is unfixed ([`LastConflict::BranchFirst`]),
+    /// else by the conflict weights ([`VariableOrder::DomWdeg`]) or the variable order.
     #[inline]
     fn select_variable(&self) -> Option<usize> {
+        if let Some(x) = self.culprit.map(|x| x as usize) {
+            if self.engine.store.size(x) > 1 {
+                return Some(x);
+            }
+        }
         if self.conflict_weights.is_empty() {
             select_variable(&self.engine.store, &self.info, self.variable_order)
         } else {

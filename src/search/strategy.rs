@@ -37,6 +37,23 @@ pub enum VariableOrder {
     DomWdeg,
 }
 
+/// Whether the search goes back to the variable whose decision failed last
+/// ("last-conflict reasoning", Lecoutre et al. 2009). With
+/// [`BranchFirst`](Self::BranchFirst), after a decision `x = v` fails (and `x != v` has
+/// been propagated), `x` is chosen again at every following node until it is fixed,
+/// whatever the variable order says. When the refutation fails too, the search backs up
+/// to an earlier decision and, after refuting it, tries `x` first again: the decisions
+/// between the culprit and `x` are skipped rather than searched through. A layer over
+/// any [`VariableOrder`]; the order of the answers changes, the answers do not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LastConflict {
+    /// The variable order alone chooses.
+    #[default]
+    Ignore,
+    /// The variable of the last failed decision is chosen first while it is unfixed.
+    BranchFirst,
+}
+
 /// Which value of the chosen variable is tried first. The search branches `x = v` first,
 /// then `x != v`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -5,10 +5,12 @@
 //!
 //! Columns: `MrvDegree` and the default `MrvDynamicDegree` without restarts, the default
 //! order and plain `Mrv` with the restarts `sudoku::restarts` recommends for the board,
-//! and `DomWdeg` (what `sudoku::variable_order` recommends from 16×16 up) without and
-//! with those restarts. Every search stops after 60,000 nodes.
+//! `DomWdeg` (what `sudoku::variable_order` recommends from 16×16 up) without and with
+//! those restarts, and the default order and `DomWdeg` with restarts and
+//! `LastConflict::BranchFirst` (the last is what `sudoku::configure` sets from 16×16 up).
+//! Every search stops after 60,000 nodes.
 use bitcsp::sudoku::{self, Board, BoxShape};
-use bitcsp::{Restarts, Solver, VariableOrder};
+use bitcsp::{LastConflict, Restarts, Solver, VariableOrder};
 
 fn carved(grid: &Board, n: usize, keep: u64, seed: u64) -> Board {
     let mut puzzle = grid.clone();
@@ -50,28 +52,49 @@ fn main() {
         panic!()
     };
     let grid = sudoku::decode(&empty, &cells, &sol);
+    let restarts = sudoku::restarts(&empty);
+    let (ignore, first) = (LastConflict::Ignore, LastConflict::BranchFirst);
     let strategies = [
-        ("MrvDegree", VariableOrder::MrvDegree, Restarts::Never),
-        ("default", VariableOrder::MrvDynamicDegree, Restarts::Never),
+        (
+            "MrvDegree",
+            VariableOrder::MrvDegree,
+            Restarts::Never,
+            ignore,
+        ),
+        (
+            "default",
+            VariableOrder::MrvDynamicDegree,
+            Restarts::Never,
+            ignore,
+        ),
         (
             "default+restarts",
             VariableOrder::MrvDynamicDegree,
-            sudoku::restarts(&empty),
+            restarts,
+            ignore,
         ),
-        ("mrv+restarts", VariableOrder::Mrv, sudoku::restarts(&empty)),
-        ("domwdeg", VariableOrder::DomWdeg, Restarts::Never),
+        ("mrv+restarts", VariableOrder::Mrv, restarts, ignore),
+        ("domwdeg", VariableOrder::DomWdeg, Restarts::Never, ignore),
+        ("domwdeg+restarts", VariableOrder::DomWdeg, restarts, ignore),
         (
-            "domwdeg+restarts",
+            "default+restarts+lc",
+            VariableOrder::MrvDynamicDegree,
+            restarts,
+            first,
+        ),
+        (
+            "domwdeg+restarts+lc",
             VariableOrder::DomWdeg,
-            sudoku::restarts(&empty),
+            restarts,
+            first,
         ),
     ];
-    let mut totals = [(0u64, 0.0f64, 0u64); 6];
+    let mut totals = [(0u64, 0.0f64, 0u64); 8];
     for seed in first_seed..first_seed + seeds {
         let puzzle = carved(&grid, n, keep, seed);
         let (model, _) = sudoku::model(&puzzle).unwrap();
         let mut line = format!("seed {seed}:");
-        for (k, (name, order, restarts)) in strategies.iter().enumerate() {
+        for (k, (name, order, restarts, last_conflict)) in strategies.iter().enumerate() {
             if only.as_deref().is_some_and(|o| o != *name) {
                 continue;
             }
@@ -79,6 +102,7 @@ fn main() {
             solver
                 .set_variable_order(*order)
                 .set_restarts(*restarts)
+                .set_last_conflict(*last_conflict)
                 .set_node_limit(Some(60_000));
             let t = std::time::Instant::now();
             let r = solver.solve();
@@ -97,7 +121,7 @@ fn main() {
         }
         println!("{line}");
     }
-    for ((name, _, _), (nodes, secs, unsolved)) in strategies.iter().zip(totals) {
+    for ((name, _, _, _), (nodes, secs, unsolved)) in strategies.iter().zip(totals) {
         println!("total {name}: {nodes} nodes, {secs:.1} s, {unsolved} not solved");
     }
 }

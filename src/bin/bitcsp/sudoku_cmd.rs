@@ -166,11 +166,9 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         Err(e) => return Report::failed(e.to_string()),
     };
     let mut solver = Solver::new(&model);
-    solver
+    sudoku::configure(&mut solver, &board)
         .set_time_limit(settings.time_limit)
         .set_node_limit(settings.node_limit)
-        .set_variable_order(sudoku::variable_order(&board))
-        .set_restarts(sudoku::restarts(&board))
         .set_cancel_flag(Some(Arc::clone(cancel)));
     let mut report = match settings.action {
         Action::Solve if settings.unique => solve_unique(&mut solver, &board, &cells, settings),
