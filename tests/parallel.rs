@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use bitcsp::{queens, CountStatus, Model, Solver, StopReason, ValueOrder, VariableOrder};
+use bitcsp::{queens, CountStatus, Model, Solver, StopReason, ValueOrder, VarId, VariableOrder};
 use proptest::prelude::*;
 
 #[test]
@@ -21,25 +21,34 @@ fn parallel_counts_equal_sequential_counts_for_any_thread_count() {
 #[test]
 fn parallel_solutions_come_in_the_same_order_for_any_thread_count() {
     let (model, rows) = queens::model(8).unwrap();
-    let listing = |threads: usize| -> Vec<Vec<i32>> {
+    let listing = |threads: usize| {
         let mut solver = Solver::new(&model);
         solver.set_value_order(ValueOrder::MiddleOut);
-        let (solutions, stop) = solver.solutions_parallel(None, threads);
-        assert_eq!(stop, None);
-        solutions
-            .iter()
-            .map(|s| rows.iter().map(|&r| s.value(r)).collect())
-            .collect()
+        parallel_listing(&mut solver, &rows, threads)
     };
     let one = listing(1);
-    assert_eq!(one.len(), 92);
-    let mut distinct = one.clone();
-    distinct.sort();
-    distinct.dedup();
-    assert_eq!(distinct.len(), 92);
+    assert_eq!(distinct_count(&one), (92, 92));
     for threads in [2, 4, 7] {
         assert_eq!(listing(threads), one, "threads = {threads}");
     }
+}
+
+/// Every solution the parallel enumeration lists, as the values of `vars`.
+fn parallel_listing(solver: &mut Solver, vars: &[VarId], threads: usize) -> Vec<Vec<i32>> {
+    let (solutions, stop) = solver.solutions_parallel(None, threads);
+    assert_eq!(stop, None);
+    solutions
+        .iter()
+        .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+        .collect()
+}
+
+/// How many solutions a listing holds, and how many distinct ones.
+fn distinct_count(listing: &[Vec<i32>]) -> (usize, usize) {
+    let mut distinct = listing.to_vec();
+    distinct.sort();
+    distinct.dedup();
+    (listing.len(), distinct.len())
 }
 
 #[test]
@@ -64,21 +73,11 @@ fn learned_weights_keep_parallel_enumeration_exact_and_ordered() {
         solver
     };
     assert_eq!(solver().count(None).count, 92);
-    let listing = |threads: usize| -> Vec<Vec<i32>> {
-        let (solutions, stop) = solver().solutions_parallel(None, threads);
-        assert_eq!(stop, None);
-        solutions
-            .iter()
-            .map(|s| rows.iter().map(|&r| s.value(r)).collect())
-            .collect()
-    };
-    let one = listing(1);
-    let mut distinct = one.clone();
-    distinct.sort();
-    distinct.dedup();
-    assert_eq!((one.len(), distinct.len()), (92, 92));
+    let one = parallel_listing(&mut solver(), &rows, 1);
+    assert_eq!(distinct_count(&one), (92, 92));
     for threads in [2, 3, 8] {
-        assert_eq!(listing(threads), one, "threads = {threads}");
+        let listing = parallel_listing(&mut solver(), &rows, threads);
+        assert_eq!(listing, one, "threads = {threads}");
         assert_eq!(solver().count_parallel(None, threads).count, 92);
     }
 }
