@@ -75,7 +75,6 @@ impl Constraint {
         }
     }
 
-    /// The variables it watches.
     /// The constraint's variables, without copying them.
     pub(crate) fn var_list(&self) -> &[usize] {
         match self {
@@ -87,6 +86,7 @@ impl Constraint {
         }
     }
 
+    /// The variables it watches.
     pub(crate) fn vars(&self) -> Vec<usize> {
         match self {
             Constraint::AllDifferent(c) => c.vars().to_vec(),

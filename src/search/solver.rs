@@ -684,7 +684,7 @@ impl Solver {
         }
         if let Some(c) = self.engine.take_failed() {
             for &v in self.constraints[c].var_list() {
-                self.conflict_weights[v] += 1;
+                self.conflict_weights[v] = self.conflict_weights[v].saturating_add(1);
             }
         }
     }

@@ -28,12 +28,12 @@ pub enum VariableOrder {
     /// 2004): every time a constraint fails, each of its variables gains one unit of
     /// weight (all start at one), and the search branches on the variable with the
     /// smallest ratio of values to weight; ties go to the heavier variable, then to the
-    /// earlier one. The weights
-    /// last for the whole search, across restarts, so the search learns which variables
-    /// its failures come from. Useful where the model has many constraints and the
-    /// failures concentrate on a few of them (large Latin squares and Sudoku boards with
-    /// domain-consistent groups); a model with one constraint (a 9×9 Sudoku family)
-    /// weighs every variable alike, and this order is then plain MRV.
+    /// earlier one. The weights last for the whole search, across restarts, so the
+    /// search learns which variables its failures come from. Useful where the model has
+    /// many constraints and the failures concentrate on a few of them (large Latin
+    /// squares and Sudoku boards with domain-consistent groups); a model with one
+    /// constraint (a 9×9 Sudoku family) weighs every variable alike, and this order is
+    /// then plain MRV.
     DomWdeg,
 }
 
