@@ -1,6 +1,8 @@
 //! Sudoku through the public model API (`sudoku::model` + the engine) on the fixed samples
 //! in `benches/data/sudoku`: first solution and count up to two. Parsing is done before the
-//! clock starts.
+//! clock starts. `carved_25x25_50.txt` holds twelve 25×25 puzzles carved from one grid with
+//! about half the givens kept (seeds 0–11 of `orders -- 5 50`), solved with the search
+//! `sudoku::configure` recommends (dom/wdeg, last-conflict reasoning, restarts).
 
 use std::hint::black_box;
 
@@ -51,5 +53,25 @@ fn bench_sudoku(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_sudoku);
+fn bench_large_boards(c: &mut Criterion) {
+    let mut group = c.benchmark_group("sudoku_large");
+    group.sample_size(10);
+    let set = boards("carved_25x25_50");
+    group.bench_function("carved_25x25_50/solve_12", |b| {
+        b.iter(|| {
+            black_box(&set)
+                .iter()
+                .map(|board| {
+                    let (model, _) = sudoku::model(board).expect("model");
+                    let mut solver = Solver::new(&model);
+                    sudoku::configure(&mut solver, board);
+                    u64::from(solver.solve().solution().is_some())
+                })
+                .sum::<u64>()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_sudoku, bench_large_boards);
 criterion_main!(benches);
