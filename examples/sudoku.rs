@@ -16,6 +16,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // A board is a graph-colouring instance: 81 variables, 27 all-different groups.
     let (model, cells) = sudoku::model(&board)?;
     let mut solver = Solver::new(&model);
+    // The search the model recommends for the board's size (the defaults on 9×9; from
+    // 16×16 up, conflict-weighted branching, last-conflict reasoning and restarts).
+    sudoku::configure(&mut solver, &board);
     match solver.solve() {
         SolveResult::Solution(s) => {
             let solved = sudoku::decode(&board, &cells, &s);
