@@ -7,7 +7,9 @@
 //! values, whose owner moves on, and so on until a free value is reached or `m(x)`, freed by
 //! `x`, is taken. Over values, the step "u → w" means "u's owner can take w"; so `v` stays
 //! when a free value or `m(x)` is reachable from `v`. With at most 64 values the reachability
-//! is a bitset transitive closure of 64 words on the stack.
+//! is a bitset transitive closure on the stack, over the values that have successors only
+//! (the values of fixed variables, most of a group deep in a search, have none). The
+//! matching is rebuilt at every run, most variables taking a value nobody owns yet at once.
 
 use super::set_bits;
 use crate::propagate::Conflict;
@@ -23,32 +25,41 @@ pub(crate) fn prune_to_domain_consistency(masks: &mut [u64]) -> Result<bool, Con
     }
     let mut owner = [NONE; 64];
     let mut matched = [NONE; 64];
-    for x in 0..masks.len() {
+    let mut claimed = 0u64;
+    for (x, &m) in masks.iter().enumerate() {
+        // Most variables find a value nobody owns yet (all of them at the first run, and
+        // fixed variables always): taken here, without a call.
+        let unowned = m & !claimed;
+        if unowned != 0 {
+            let u = unowned.trailing_zeros() as usize;
+            owner[u] = x as u8;
+            matched[x] = u as u8;
+            claimed |= 1 << u;
+            continue;
+        }
         let mut visited = 0u64;
-        if !augment(x, masks, &mut owner, &mut matched, &mut visited) {
+        if !augment(
+            x,
+            masks,
+            &mut owner,
+            &mut matched,
+            &mut claimed,
+            &mut visited,
+        ) {
             return Err(Conflict);
         }
     }
     let all_values = masks.iter().fold(0, |acc, m| acc | m);
-    let mut taken = 0u64;
+    let (mut taken, mut pivots) = (0u64, 0u64);
     let mut reach = [0u64; 64];
     for (x, &u) in matched.iter().enumerate().take(masks.len()) {
+        let successors = masks[x] & !(1u64 << u);
         taken |= 1 << u;
-        reach[u as usize] = masks[x] & !(1u64 << u);
+        pivots |= u64::from(successors != 0) << u;
+        reach[u as usize] = successors;
     }
     let free = all_values & !taken;
-    // Transitive closure over matched values (free values have no successors).
-    for k in 0..64 {
-        if taken >> k & 1 == 0 {
-            continue;
-        }
-        let through_k = reach[k];
-        for r in reach.iter_mut() {
-            if *r >> k & 1 == 1 {
-                *r |= through_k;
-            }
-        }
-    }
+    close_transitively(&mut reach, pivots);
     let mut changed = false;
     for (x, m) in masks.iter_mut().enumerate() {
         let own = matched[x];
@@ -67,27 +78,56 @@ pub(crate) fn prune_to_domain_consistency(masks: &mut [u64]) -> Result<bool, Con
     Ok(changed)
 }
 
-/// Kuhn's augmenting path from variable `x`; `visited` holds the values already tried.
+/// The transitive closure of the successor rows `reach` (Warshall), where `pivots` are
+/// the values with successors. The others — free values, and the values of fixed
+/// variables, most of a group deep in a search — have empty rows that stay empty and
+/// add nothing as pivots, so the closure runs over the pivots' rows only, gathered side
+/// by side. The inner loop has no branch on whether a row reaches the pivot: that is a
+/// coin toss for the predictor.
+fn close_transitively(reach: &mut [u64; 64], pivots: u64) {
+    let mut values = [0u8; 64];
+    let mut rows = [0u64; 64];
+    let n = pivots.count_ones() as usize;
+    for (j, k) in set_bits(pivots).enumerate() {
+        values[j] = k as u8;
+        rows[j] = reach[k];
+    }
+    let rows = &mut rows[..n];
+    for (j, &k) in values[..n].iter().enumerate() {
+        let through_k = rows[j];
+        for r in rows.iter_mut() {
+            *r |= through_k & 0u64.wrapping_sub(*r >> k & 1);
+        }
+    }
+    for (&k, &row) in values.iter().zip(rows.iter()) {
+        reach[usize::from(k)] = row;
+    }
+}
+
+/// Kuhn's augmenting path from variable `x`; `claimed` holds the values owned so far,
+/// `visited` the values already tried.
 fn augment(
     x: usize,
     masks: &[u64],
     owner: &mut [u8; 64],
     matched: &mut [u8; 64],
+    claimed: &mut u64,
     visited: &mut u64,
 ) -> bool {
     // A value nobody owns yet ends the path at once; try those first.
-    for u in set_bits(masks[x] & !*visited) {
-        if owner[u] == NONE {
-            owner[u] = x as u8;
-            matched[x] = u as u8;
-            *visited |= 1 << u;
-            return true;
-        }
+    let unowned = masks[x] & !*visited & !*claimed;
+    if unowned != 0 {
+        let u = unowned.trailing_zeros() as usize;
+        owner[u] = x as u8;
+        matched[x] = u as u8;
+        *claimed |= 1 << u;
+        *visited |= 1 << u;
+        return true;
     }
     for u in set_bits(masks[x] & !*visited) {
         *visited |= 1 << u;
         let y = owner[u] as usize;
-        if augment(y, masks, owner, matched, visited) {
+        if augment(y, masks, owner, matched, claimed, visited) {
             owner[u] = x as u8;
             matched[x] = u as u8;
             return true;
