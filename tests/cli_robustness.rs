@@ -141,7 +141,7 @@ fn hard_but_legal_inputs_finish() {
     let grid = Board::from_line(&lines(&out.stdout)[0]).unwrap();
     assert!(grid.is_complete() && grid.is_valid());
 
-    // The largest board (3,541 nodes with the recommended dom/wdeg order, about 2 s in a
+    // The largest board (3,530 nodes with the recommended search, about 1.5 s in a
     // release build; unsolved in a minute under the default order). The limit turns a
     // regression into a failure rather than a hang.
     let empty64 = temp_file("empty64.txt", format!("{}\n", ".".repeat(4096)).as_bytes());
