@@ -164,12 +164,15 @@ impl AllDifferent {
                 }
                 continue;
             }
-            if self.domain_consistent && prune_to_domain_consistency(masks)? {
-                fixed = masks
-                    .iter()
-                    .filter(|m| is_single(**m))
-                    .fold(0, |acc, m| acc | m);
-                continue;
+            // Domain consistency last. It implies the rules above (a fixed value in no
+            // other domain; a value that must be used and has one place, fixed there), so
+            // its result is the group's fixed point: no second pass.
+            if self.domain_consistent {
+                prune_to_domain_consistency(masks)?;
+                debug_assert!(
+                    prune_to_domain_consistency(&mut masks.to_vec()) == Ok(false),
+                    "domain consistency is its own fixed point"
+                );
             }
             break;
         }
