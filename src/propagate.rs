@@ -162,7 +162,7 @@ impl Watchers {
             let vars = constraint.vars();
             tracked.push(if keeps_changes { vars.len() as u32 } else { 0 });
             let event = constraint.event();
-            for (local, v) in vars.into_iter().enumerate() {
+            for (local, &v) in vars.iter().enumerate() {
                 match event {
                     Event::Change => {
                         change[v].push(c as u32);

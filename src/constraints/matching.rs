@@ -23,42 +23,28 @@ pub(crate) fn prune_to_domain_consistency(masks: &mut [u64]) -> Result<bool, Con
         // More variables than values: the pigeonhole rule has already failed the group.
         return Err(Conflict);
     }
-    let mut owner = [NONE; 64];
-    let mut matched = [NONE; 64];
-    let mut claimed = 0u64;
+    let mut matching = Matching {
+        owner: [NONE; 64],
+        matched: [NONE; 64],
+        claimed: 0,
+    };
     for (x, &m) in masks.iter().enumerate() {
         // Most variables find a value nobody owns yet (all of them at the first run, and
         // fixed variables always): taken here, without a call.
-        let unowned = m & !claimed;
-        if unowned != 0 {
-            let u = unowned.trailing_zeros() as usize;
-            owner[u] = x as u8;
-            matched[x] = u as u8;
-            claimed |= 1 << u;
-            continue;
-        }
-        let mut visited = 0u64;
-        if !augment(
-            x,
-            masks,
-            &mut owner,
-            &mut matched,
-            &mut claimed,
-            &mut visited,
-        ) {
+        if !matching.claim_unowned(x, m) && !matching.augment(x, masks, &mut 0) {
             return Err(Conflict);
         }
     }
+    let matched = matching.matched;
     let all_values = masks.iter().fold(0, |acc, m| acc | m);
-    let (mut taken, mut pivots) = (0u64, 0u64);
+    let mut pivots = 0u64;
     let mut reach = [0u64; 64];
     for (x, &u) in matched.iter().enumerate().take(masks.len()) {
         let successors = masks[x] & !(1u64 << u);
-        taken |= 1 << u;
         pivots |= u64::from(successors != 0) << u;
         reach[u as usize] = successors;
     }
-    let free = all_values & !taken;
+    let free = all_values & !matching.claimed;
     close_transitively(&mut reach, pivots);
     let mut changed = false;
     for (x, m) in masks.iter_mut().enumerate() {
@@ -104,36 +90,53 @@ fn close_transitively(reach: &mut [u64; 64], pivots: u64) {
     }
 }
 
-/// Kuhn's augmenting path from variable `x`; `claimed` holds the values owned so far,
-/// `visited` the values already tried.
-fn augment(
-    x: usize,
-    masks: &[u64],
-    owner: &mut [u8; 64],
-    matched: &mut [u8; 64],
-    claimed: &mut u64,
-    visited: &mut u64,
-) -> bool {
-    // A value nobody owns yet ends the path at once; try those first.
-    let unowned = masks[x] & !*visited & !*claimed;
-    if unowned != 0 {
+/// A matching of variables to values, as it is built.
+struct Matching {
+    /// The variable owning each value (`NONE`: free).
+    owner: [u8; 64],
+    /// The value of each variable.
+    matched: [u8; 64],
+    /// The owned values, as a bitset.
+    claimed: u64,
+}
+
+impl Matching {
+    /// Gives `x` the lowest of `values` that nobody owns yet, if there is one.
+    #[inline(always)]
+    fn claim_unowned(&mut self, x: usize, values: u64) -> bool {
+        let unowned = values & !self.claimed;
+        if unowned == 0 {
+            return false;
+        }
         let u = unowned.trailing_zeros() as usize;
-        owner[u] = x as u8;
-        matched[x] = u as u8;
-        *claimed |= 1 << u;
-        *visited |= 1 << u;
-        return true;
+        self.claimed |= 1 << u;
+        self.assign(x, u);
+        true
     }
-    for u in set_bits(masks[x] & !*visited) {
-        *visited |= 1 << u;
-        let y = owner[u] as usize;
-        if augment(y, masks, owner, matched, claimed, visited) {
-            owner[u] = x as u8;
-            matched[x] = u as u8;
+
+    #[inline(always)]
+    fn assign(&mut self, x: usize, u: usize) {
+        self.owner[u] = x as u8;
+        self.matched[x] = u as u8;
+    }
+
+    /// Kuhn's augmenting path from variable `x`; `visited` holds the owned values already
+    /// tried on this path.
+    fn augment(&mut self, x: usize, masks: &[u64], visited: &mut u64) -> bool {
+        // A value nobody owns yet ends the path at once; try those first.
+        if self.claim_unowned(x, masks[x]) {
             return true;
         }
+        for u in set_bits(masks[x] & !*visited) {
+            *visited |= 1 << u;
+            let y = self.owner[u] as usize;
+            if self.augment(y, masks, visited) {
+                self.assign(x, u);
+                return true;
+            }
+        }
+        false
     }
-    false
 }
 
 #[cfg(test)]

@@ -75,25 +75,14 @@ impl Constraint {
         }
     }
 
-    /// The constraint's variables, without copying them.
-    pub(crate) fn var_list(&self) -> &[usize] {
+    /// The variables it watches.
+    pub(crate) fn vars(&self) -> &[usize] {
         match self {
             Constraint::AllDifferent(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
             Constraint::LockedValues(c) => c.vars(),
             Constraint::Family(c) => c.vars(),
             Constraint::Linear(c) => c.vars(),
-        }
-    }
-
-    /// The variables it watches.
-    pub(crate) fn vars(&self) -> Vec<usize> {
-        match self {
-            Constraint::AllDifferent(c) => c.vars().to_vec(),
-            Constraint::NotEqual(c) => c.vars().to_vec(),
-            Constraint::LockedValues(c) => c.vars().to_vec(),
-            Constraint::Family(c) => c.vars().to_vec(),
-            Constraint::Linear(c) => c.vars().to_vec(),
         }
     }
 
@@ -106,7 +95,7 @@ impl Constraint {
             return;
         }
         let vars = self.vars();
-        for &a in &vars {
+        for &a in vars {
             rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
         }
     }

@@ -29,7 +29,7 @@ impl VarInfo {
     pub(crate) fn new(model: &Model, constraints: &[Constraint]) -> Self {
         let mut degree = vec![0u32; model.num_vars()];
         for c in constraints {
-            for v in c.vars() {
+            for &v in c.vars() {
                 degree[v] += 1;
             }
         }
@@ -51,12 +51,15 @@ impl VarInfo {
     }
 }
 
-/// The variable to branch on, or `None` when every variable is fixed.
+/// The variable to branch on, or `None` when every variable is fixed. `weights` are the
+/// conflict weights of [`VariableOrder::DomWdeg`] (one per variable; unused by the other
+/// orders).
 #[inline]
 pub(crate) fn select_variable(
     store: &Store,
     info: &VarInfo,
     order: VariableOrder,
+    weights: &[u32],
 ) -> Option<usize> {
     let n = store.num_vars();
     match store.uniform_words() {
@@ -64,26 +67,14 @@ pub(crate) fn select_variable(
         Some(words) => {
             // Sliced to the variables, so that the compiler sees every `v < n` in bounds.
             let words = &words[..n];
-            select_by_size(n, |v| words[v].count_ones(), true, info, order)
+            select_by_size(n, |v| words[v].count_ones(), true, info, order, weights)
         }
-        None => select_by_size(n, |v| store.size(v), false, info, order),
+        None => select_by_size(n, |v| store.size(v), false, info, order, weights),
     }
 }
 
 /// [`VariableOrder::DomWdeg`]: the unfixed variable with the fewest values per unit of
 /// weight (`size(v) / weights[v]`); at equal ratios the heavier, then the earlier.
-pub(crate) fn fewest_values_per_weight(store: &Store, weights: &[u32]) -> Option<usize> {
-    let n = store.num_vars();
-    match store.uniform_words() {
-        Some(words) => {
-            let words = &words[..n];
-            fewest_per_weight(weights, |v| words[v].count_ones())
-        }
-        None => fewest_per_weight(weights, |v| store.size(v)),
-    }
-}
-
-/// [`fewest_values_per_weight`] over `size(v)`.
 #[inline]
 fn fewest_per_weight(weights: &[u32], size: impl Fn(usize) -> u32) -> Option<usize> {
     let mut best: Option<(usize, u64, u64)> = None;
@@ -115,20 +106,20 @@ fn select_by_size(
     narrow: bool,
     info: &VarInfo,
     order: VariableOrder,
+    weights: &[u32],
 ) -> Option<usize> {
     match order {
         VariableOrder::InputOrder => (0..n).find(|&v| size(v) > 1),
         VariableOrder::Mrv => fewest_values(n, size),
         VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
         VariableOrder::MrvDegree => fewest_values_then_most(n, size, narrow, |v| info.degree[v]),
-        // The solver chooses for dom/wdeg itself (it keeps the weights); MRV stands in.
-        VariableOrder::DomWdeg => fewest_values(n, size),
+        VariableOrder::DomWdeg => fewest_per_weight(weights, size),
         VariableOrder::MrvDynamicDegree => {
             let Some(neighbours) = info.neighbours.get().filter(|n| !n.unused) else {
                 // Every variable neighbours every other (one N-Queens family links all
                 // cells), the lists would be too large, or they are not built: no tie to
                 // break that way.
-                return select_by_size(n, size, narrow, info, VariableOrder::MrvDegree);
+                return select_by_size(n, size, narrow, info, VariableOrder::MrvDegree, weights);
             };
             if let Some(bits) = &neighbours.bits {
                 return fewest_then_most_unfixed_neighbours(n, size, narrow, bits);

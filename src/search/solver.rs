@@ -6,9 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::branch::{
-    fewest_values_per_weight, select_value, select_variable, Neighbours, ValueRule, VarInfo,
-};
+use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
 use super::limits::{Budget, Limits};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
@@ -436,9 +434,7 @@ impl Solver {
                     .is_ok()
                 && self.settle_nogoods();
             if !ok {
-                self.stats.failures += 1;
-                self.explored += self.current_weight;
-                self.learn_from_conflict();
+                self.note_failure();
                 if self.last_conflict == LastConflict::BranchFirst {
                     self.culprit = Some(var as u32);
                 }
@@ -651,16 +647,14 @@ impl Solver {
             if ok {
                 return true;
             }
-            self.stats.failures += 1;
-            self.explored += self.current_weight;
-            self.learn_from_conflict();
+            self.note_failure();
         }
         false
     }
 
     /// The variable to branch on next, or `None` when every variable is fixed: the last
     /// failed decision's variable while it is unfixed ([`LastConflict::BranchFirst`]),
-    /// else by the conflict weights ([`VariableOrder::DomWdeg`]) or the variable order.
+    /// else the variable order's choice.
     #[inline]
     fn select_variable(&self) -> Option<usize> {
         if let Some(x) = self.culprit.map(|x| x as usize) {
@@ -668,22 +662,26 @@ impl Solver {
                 return Some(x);
             }
         }
-        if self.conflict_weights.is_empty() {
-            select_variable(&self.engine.store, &self.info, self.variable_order)
-        } else {
-            fewest_values_per_weight(&self.engine.store, &self.conflict_weights)
-        }
+        select_variable(
+            &self.engine.store,
+            &self.info,
+            self.variable_order,
+            &self.conflict_weights,
+        )
     }
 
-    /// Under [`VariableOrder::DomWdeg`], each variable of the constraint that just failed
-    /// gains a unit of weight.
+    /// A decision or refutation failed: counted, its branch explored, and under
+    /// [`VariableOrder::DomWdeg`] each variable of the constraint that failed gains a unit
+    /// of weight.
     #[inline]
-    fn learn_from_conflict(&mut self) {
+    fn note_failure(&mut self) {
+        self.stats.failures += 1;
+        self.explored += self.current_weight;
         if self.conflict_weights.is_empty() {
             return;
         }
         if let Some(c) = self.engine.take_failed() {
-            for &v in self.constraints[c].var_list() {
+            for &v in self.constraints[c].vars() {
                 self.conflict_weights[v] = self.conflict_weights[v].saturating_add(1);
             }
         }

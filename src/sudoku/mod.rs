@@ -60,7 +60,7 @@ use crate::{
 /// [`SudokuError::Model`] only if the engine rejects the model, which a valid `Board`
 /// cannot cause.
 pub fn model(board: &Board) -> Result<(Model, Vec<VarId>), SudokuError> {
-    let consistency = if board.side() >= 16 {
+    let consistency = if is_large(board) {
         Consistency::Domain
     } else {
         Consistency::Fast
@@ -87,7 +87,7 @@ pub fn model(board: &Board) -> Result<(Model, Vec<VarId>), SudokuError> {
 /// # Ok::<(), bitcsp::sudoku::SudokuError>(())
 /// ```
 pub fn restarts(board: &Board) -> Restarts {
-    if board.side() >= 16 {
+    if is_large(board) {
         Restarts::Luby {
             scale: RESTART_SCALE,
         }
@@ -122,7 +122,7 @@ pub fn restarts(board: &Board) -> Restarts {
 /// # Ok::<(), bitcsp::sudoku::SudokuError>(())
 /// ```
 pub fn variable_order(board: &Board) -> VariableOrder {
-    if board.side() >= 16 {
+    if is_large(board) {
         VariableOrder::DomWdeg
     } else {
         VariableOrder::default()
@@ -150,7 +150,7 @@ pub fn variable_order(board: &Board) -> VariableOrder {
 /// # Ok::<(), bitcsp::sudoku::SudokuError>(())
 /// ```
 pub fn configure<'s>(solver: &'s mut Solver, board: &Board) -> &'s mut Solver {
-    let last_conflict = if board.side() >= 16 {
+    let last_conflict = if is_large(board) {
         LastConflict::BranchFirst
     } else {
         LastConflict::Ignore
@@ -159,6 +159,14 @@ pub fn configure<'s>(solver: &'s mut Solver, board: &Board) -> &'s mut Solver {
         .set_variable_order(variable_order(board))
         .set_last_conflict(last_conflict)
         .set_restarts(restarts(board))
+}
+
+/// From 16×16 up a board is searched differently: domain-consistent units (each a
+/// propagator of its own), conflict-weighted branching, last-conflict reasoning and
+/// restarts. Smaller boards are settled fast enough by one family of fast groups and the
+/// default search, which returns the first solution in search order.
+fn is_large(board: &Board) -> bool {
+    board.side() >= 16
 }
 
 /// Failures before the first restart on large boards. On the 25×25 puzzles above, 100
