@@ -519,3 +519,47 @@ fn a_large_permutation_beside_a_free_variable_is_found() {
     values.sort_unstable();
     assert!(values.iter().enumerate().all(|(i, &v)| v == i as i32));
 }
+
+/// A 5×5 Latin square (rows and columns all-different, which the compiler gathers into
+/// one family) whose first row starts with a Hall pair: cells 0 and 1 hold only 1 and 2.
+/// Counting with a fixed variable order, domain-consistent groups prune what the fast
+/// rules cannot (1 and 2 leave the rest of the row at the root), so they visit fewer
+/// nodes for the same count (16,128 squares: 16,127 nodes against 16,175): their
+/// matching runs beside a family too.
+#[test]
+fn domain_consistent_groups_in_a_family_prune_hall_sets() {
+    let count = |consistency: bitcsp::Consistency| {
+        let n = 5;
+        let mut m = Model::new();
+        let cells = m.new_vars(n * n, 1..=n as i32).unwrap();
+        let zeros = vec![0; n];
+        for i in 0..n {
+            let row: Vec<VarId> = (0..n).map(|j| cells[i * n + j]).collect();
+            let col: Vec<VarId> = (0..n).map(|j| cells[j * n + i]).collect();
+            m.all_different_with(&row, &zeros, consistency).unwrap();
+            m.all_different_with(&col, &zeros, consistency).unwrap();
+        }
+        for cell in [0, 1] {
+            for value in 3..=n as i32 {
+                m.remove_value(cells[cell], value).unwrap();
+            }
+        }
+        let mut solver = Solver::new(&m);
+        solver.set_variable_order(VariableOrder::InputOrder);
+        let count = solver.count(None);
+        assert_eq!(count.status, CountStatus::Complete);
+        (count.count, solver.stats().nodes)
+    };
+    let (fast, domain) = (
+        count(bitcsp::Consistency::Fast),
+        count(bitcsp::Consistency::Domain),
+    );
+    assert_eq!(fast.0, domain.0, "same count");
+    assert!(fast.0 > 0);
+    assert!(
+        domain.1 < fast.1,
+        "nodes: fast {}, domain {}",
+        fast.1,
+        domain.1
+    );
+}

@@ -77,6 +77,11 @@ impl AllDifferent {
         &self.vars
     }
 
+    /// Whether the matching-based filter runs.
+    pub(crate) fn is_domain_consistent(&self) -> bool {
+        self.domain_consistent
+    }
+
     /// Working memory: one value-space bitset per variable, plus three accumulators.
     pub(crate) fn scratch_words(&self) -> usize {
         (self.vars.len() + 3) * self.group_words

@@ -120,9 +120,16 @@ impl Constraint {
         }
     }
 
-    /// Whether it runs after the cheap propagators have settled.
+    /// Whether it runs after the cheap propagators have settled: the locked-values pairs,
+    /// and the matching of domain-consistent groups (on a 25×25 Sudoku, run after the
+    /// family's singles and locked values settle instead of on every change: a third of
+    /// the time for the same fixed point; `docs/PERFORMANCE.md`, step 88).
     pub(crate) fn is_costly(&self) -> bool {
-        matches!(self, Constraint::LockedValues(_))
+        match self {
+            Constraint::LockedValues(_) => true,
+            Constraint::AllDifferent(c) => c.is_domain_consistent(),
+            _ => false,
+        }
     }
 
     /// Whether it reads which of its variables others changed since it last ran
@@ -151,10 +158,11 @@ impl Constraint {
 
 /// Compiles the posted constraints of `model` for the domains laid out in `store`.
 ///
-/// All-different groups of [`Consistency::Fast`] whose values fit one word (offsets
-/// included) and that overlap other such groups are gathered into one [`Family`] per set
-/// of overlapping groups whose permutation groups (as many values as variables) cover all
-/// their variables.
+/// All-different groups whose values fit one word (offsets included) and that overlap
+/// other such groups are gathered into one [`Family`] per set of overlapping groups whose
+/// permutation groups (as many values as variables) cover all their variables. A
+/// [`Consistency::Domain`] group in a family also keeps its own [`AllDifferent`] for the
+/// matching, run after the cheap propagators settle (see [`Constraint::is_costly`]).
 /// Other overlapping plain groups get [`LockedValues`] between them.
 pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     let candidates = family_candidates(model, store);
@@ -176,7 +184,7 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
         .posted()
         .iter()
         .enumerate()
-        .filter(|(p, _)| !in_family.contains(p))
+        .filter(|(p, posted)| !in_family.contains(p) || keeps_own_matching(posted))
         .map(|(_, posted)| match posted {
             Posted::AllDifferent {
                 vars,
@@ -227,7 +235,19 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     compiled
 }
 
-/// A fast all-different group whose value space fits one word.
+/// A domain-consistent all-different: in a family it still runs on its own, for the
+/// matching the family's rules do not replace.
+fn keeps_own_matching(posted: &Posted) -> bool {
+    matches!(
+        posted,
+        Posted::AllDifferent {
+            consistency: Consistency::Domain,
+            ..
+        }
+    )
+}
+
+/// An all-different group whose value space fits one word.
 struct Candidate {
     /// Position among the posted constraints.
     posted: usize,
@@ -237,18 +257,14 @@ struct Candidate {
     plain: bool,
 }
 
-/// The fast all-different groups whose value space fits one word.
+/// The all-different groups whose value space fits one word.
 fn family_candidates(model: &Model, store: &Store) -> Vec<Candidate> {
     model
         .posted()
         .iter()
         .enumerate()
         .filter_map(|(p, posted)| match posted {
-            Posted::AllDifferent {
-                vars,
-                offsets,
-                consistency: Consistency::Fast,
-            } if vars.len() >= 2 => {
+            Posted::AllDifferent { vars, offsets, .. } if vars.len() >= 2 => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 let shifts = value_space_shifts(store, &vars, offsets);
                 let plain = offsets.iter().all(|&c| c == 0) && shifts.iter().all(|&s| s == 0);

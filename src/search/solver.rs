@@ -681,8 +681,20 @@ impl Solver {
             return;
         }
         if let Some(c) = self.engine.take_failed() {
-            for &v in self.constraints[c].vars() {
-                self.conflict_weights[v] = self.conflict_weights[v].saturating_add(1);
+            let weights = &mut self.conflict_weights;
+            let mut bump = |v: usize| weights[v] = weights[v].saturating_add(1);
+            let mut blamed = false;
+            if let Constraint::Family(family) = &self.constraints[c] {
+                // A family spans the whole model (a Sudoku board): weighting all of its
+                // variables would teach nothing, so the cells its failing run narrowed
+                // stand for the conflict.
+                for v in family.narrowed_before_failing(&self.scratch) {
+                    bump(v);
+                    blamed = true;
+                }
+            }
+            if !blamed {
+                self.constraints[c].vars().iter().for_each(|&v| bump(v));
             }
         }
     }

@@ -222,6 +222,22 @@ impl Family {
             + 2 * self.pair_words
     }
 
+    /// After a run of this family failed, with `scratch` as that run left it: the
+    /// variables the run had narrowed before it failed (the neighbourhood of the conflict,
+    /// for heuristics that learn from conflicts); empty when it failed before narrowing any.
+    pub(crate) fn narrowed_before_failing<'a>(
+        &'a self,
+        scratch: &'a [u64],
+    ) -> impl Iterator<Item = usize> + 'a {
+        let n = self.vars.len();
+        let start = self.span() + n + self.aux_words();
+        let changed = scratch.get(start..start + n.div_ceil(64)).unwrap_or(&[]);
+        changed
+            .iter()
+            .enumerate()
+            .flat_map(move |(k, &word)| set_bits(word).map(move |b| self.vars[k * 64 + b]))
+    }
+
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         match (self.view.is_some(), self.dense && self.pairs.is_empty()) {
             (true, _) => self.run::<Viewed>(e, scratch),
