@@ -1,6 +1,7 @@
 //! Building a family from its groups, once per compiled model: the cells' groups and
 //! peers, the intersecting pairs, the removal tables and the value-major view.
 
+use super::cover::SegmentCover;
 use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
 use super::{Family, FamilyGroup, LANES, MAX_REMOVALS, NO_RUN, SMALL};
@@ -61,6 +62,11 @@ impl Family {
         let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64)
             .then(|| ValueView::new(groups, &peers.start, &peers.cells, width, aux_start, &local));
         let box_lines = box_line_records(&pairs, &pair_cells, n);
+        let cover = if box_lines.is_empty() {
+            SegmentCover::new(&pairs, &pair_cells, n)
+        } else {
+            None
+        };
         Family {
             dense,
             row,
@@ -86,6 +92,8 @@ impl Family {
             peers: peers.cells,
             peer_pattern: peers.pattern,
             segments: Segments::new(&box_lines),
+            union_words: cover.as_ref().map_or(0, SegmentCover::segments),
+            cover,
             box_lines,
             pairs,
             pair_cells,

@@ -1,6 +1,7 @@
 //! Locked values across intersecting pairs of groups touched since the last sweep.
 
 use super::bits::{clear, small};
+use super::cover::SegmentCover;
 use super::shape::{Shape, Work};
 use super::Family;
 use crate::constraints::locked_values::locked_values;
@@ -24,10 +25,53 @@ impl Family {
         if let (false, Some(&sweeping)) = (self.segments.pairs.is_empty(), work.sweeping.first()) {
             return self.locked_values_by_segments(sweeping, work);
         }
+        if let Some(cover) = self.cover.as_ref().filter(|c| self.unions_pay(c, work)) {
+            return self.locked_values_by_cover(cover, work);
+        }
         let mut changed = false;
         for k in 0..self.pair_words {
             for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
                 changed |= self.locked_values(p, work)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// Whether forming every segment's union costs fewer loads than the pairs of this
+    /// sweep would load cell by cell.
+    #[inline]
+    fn unions_pay<S: Shape>(&self, cover: &SegmentCover, work: &Work<'_, S>) -> bool {
+        let pairs: usize = work.sweeping.iter().map(|w| w.count_ones() as usize).sum();
+        pairs * self.pair_cells.len() > cover.cells() * self.pairs.len()
+    }
+
+    /// The sweep over the pairs in `sweeping` from the segments' unions. As with
+    /// [`Family::locked_values_by_segments`], a union formed before a pair's check removed
+    /// values is a superset of the current one, and the pairs such a removal touches are
+    /// swept again: the fixed point is the same.
+    fn locked_values_by_cover<S: Shape>(
+        &self,
+        cover: &SegmentCover,
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        cover.form_unions(work.masks, work.unions);
+        let mut changed = false;
+        for k in 0..self.pair_words {
+            for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
+                let [begin, only_a, only_b, end] = self.pairs[p];
+                let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
+                let (shared, a, b) = (
+                    cells(begin, only_a),
+                    cells(only_a, only_b),
+                    cells(only_b, end),
+                );
+                let unions = cover.pair_unions(p, work.unions);
+                changed |= self.lock(
+                    locked_values(unions, shared.len() + a.len(), shared.len() + b.len()),
+                    a.iter().map(|&c| c as usize),
+                    b.iter().map(|&c| c as usize),
+                    work,
+                )?;
             }
         }
         Ok(changed)

@@ -27,6 +27,7 @@
 
 mod bits;
 mod compile;
+mod cover;
 mod fixed_values;
 mod hidden_singles;
 mod load;
@@ -39,6 +40,7 @@ mod view;
 use std::marker::PhantomData;
 
 use self::bits::{clear, take_first};
+use self::cover::SegmentCover;
 use self::segments::Segments;
 use self::shape::{Dense, General, Shape, Viewed, Work};
 use self::view::ValueView;
@@ -127,6 +129,12 @@ pub(crate) struct Family {
     /// its segments as (intersection, A's two, B's two). A sweep forms the union of every
     /// segment once, and a pair check ORs five unions instead of fifteen masks.
     segments: Segments,
+    /// Without box-line records: the pairs' parts as unions of the pairs' intersections,
+    /// when every part is one (Sudoku boards of any box shape). A sweep that looks at
+    /// more pairs than it costs to form every segment's union works from those unions.
+    cover: Option<SegmentCover>,
+    /// The cover's segments (0 without one): scratch words for their unions.
+    union_words: usize,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
     /// The store index of the first cell's word when the cells' words are consecutive.
@@ -220,6 +228,7 @@ impl Family {
             + self.vars.len().div_ceil(64)
             + self.num_groups().div_ceil(64)
             + 2 * self.pair_words
+            + self.union_words
     }
 
     /// After a run of this family failed, with `scratch` as that run left it: the
@@ -255,7 +264,13 @@ impl Family {
         let (places, rest) = rest.split_at_mut(self.aux_words());
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
-        let (touched, sweeping) = rest.split_at_mut(self.pair_words);
+        let (touched, rest) = rest.split_at_mut(self.pair_words);
+        // Only shapes with pairs sweep them (N-Queens' dense family has none).
+        let (sweeping, unions) = if S::PAIRS {
+            rest.split_at_mut(self.pair_words)
+        } else {
+            (rest, Default::default())
+        };
         let mut work = Work::<S> {
             masks,
             stack,
@@ -265,6 +280,7 @@ impl Family {
             dirty,
             touched,
             sweeping,
+            unions,
             shape: PhantomData,
         };
         clear(work.changed);

@@ -61,8 +61,10 @@ pub(super) struct Work<'a, S> {
     pub(super) changed: &'a mut [u64],
     pub(super) dirty: &'a mut [u64],
     pub(super) touched: &'a mut [u64],
-    /// The groups the current locked-values sweep looks at.
+    /// The pairs the current locked-values sweep looks at.
     pub(super) sweeping: &'a mut [u64],
+    /// The segments' unions during a sweep (see [`Family::cover`](super::Family::cover)).
+    pub(super) unions: &'a mut [u64],
     pub(super) shape: PhantomData<S>,
 }
 

@@ -1,0 +1,192 @@
+//! Intersecting pairs whose outside parts are exact unions of other pairs' intersections
+//! ("segments"), for families without 9×9 box-line records: Sudoku boards of any box
+//! shape, where a box-line pair's outside parts are the box's and the line's other
+//! segments. A locked-values sweep over many pairs then forms each segment's union once
+//! and a pair's three unions from a few segment unions, instead of loading every cell of
+//! both groups for every pair.
+
+/// The pairs' parts as segments (see [`Family::cover`](super::Family::cover)).
+#[derive(Clone, Debug, Default)]
+pub(super) struct SegmentCover {
+    /// Each segment's cells, compressed rows.
+    segment_start: Vec<u32>,
+    segment_cells: Vec<u32>,
+    /// Each pair's segments (compressed rows): its intersection, then A's, then B's,
+    /// with `b_from[p]` where B's begin.
+    pair_start: Vec<u32>,
+    pair_segments: Vec<u32>,
+    b_from: Vec<u32>,
+}
+
+impl SegmentCover {
+    /// The cover of `pairs` (bounds into `pair_cells`: shared, only A, only B, end) over
+    /// `n` cells, or `None` when some pair's outside part is not an exact union of
+    /// intersections.
+    pub(super) fn new(pairs: &[[u32; 4]], pair_cells: &[u32], n: usize) -> Option<Self> {
+        let sorted = |cells: &[u32]| {
+            let mut cells = cells.to_vec();
+            cells.sort_unstable();
+            cells
+        };
+        let part = |from: u32, to: u32| sorted(&pair_cells[from as usize..to as usize]);
+        let mut segments: Vec<Vec<u32>> = pairs.iter().map(|&[b, a, _, _]| part(b, a)).collect();
+        segments.sort_unstable();
+        segments.dedup();
+        let mut of_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (s, cells) in segments.iter().enumerate() {
+            for &c in cells {
+                of_cell[c as usize].push(s as u32);
+            }
+        }
+        // The segments that make up `side` exactly (each cell in exactly one of them).
+        let cover = |side: &[u32]| -> Option<Vec<u32>> {
+            let mut inside: Vec<u32> = side
+                .iter()
+                .flat_map(|&c| of_cell[c as usize].iter().copied())
+                .filter(|&s| {
+                    segments[s as usize]
+                        .iter()
+                        .all(|c| side.binary_search(c).is_ok())
+                })
+                .collect();
+            inside.sort_unstable();
+            inside.dedup();
+            let covered = sorted(
+                &inside
+                    .iter()
+                    .flat_map(|&s| segments[s as usize].iter().copied())
+                    .collect::<Vec<u32>>(),
+            );
+            (covered == side).then_some(inside)
+        };
+        let mut out = SegmentCover {
+            segment_start: vec![0],
+            pair_start: vec![0],
+            ..SegmentCover::default()
+        };
+        for cells in &segments {
+            out.segment_cells.extend_from_slice(cells);
+            out.segment_start.push(out.segment_cells.len() as u32);
+        }
+        for &[begin, only_a, only_b, end] in pairs {
+            let shared = segments.binary_search(&part(begin, only_a)).ok()? as u32;
+            let a = cover(&part(only_a, only_b))?;
+            let b = cover(&part(only_b, end))?;
+            out.pair_segments.push(shared);
+            out.pair_segments.extend_from_slice(&a);
+            out.b_from.push(out.pair_segments.len() as u32);
+            out.pair_segments.extend_from_slice(&b);
+            out.pair_start.push(out.pair_segments.len() as u32);
+        }
+        (!pairs.is_empty()).then_some(out)
+    }
+
+    /// How many segments there are (the words a sweep's unions take).
+    pub(super) fn segments(&self) -> usize {
+        self.segment_start.len() - 1
+    }
+
+    /// How many cells the segments hold together (the loads of forming every union).
+    pub(super) fn cells(&self) -> usize {
+        self.segment_cells.len()
+    }
+
+    /// Writes each segment's union of `masks` into `unions`.
+    #[inline]
+    pub(super) fn form_unions(&self, masks: &[u64], unions: &mut [u64]) {
+        for (union, bounds) in unions.iter_mut().zip(self.segment_start.windows(2)) {
+            let cells = &self.segment_cells[bounds[0] as usize..bounds[1] as usize];
+            *union = cells.iter().fold(0, |acc, &c| acc | masks[c as usize]);
+        }
+    }
+
+    /// Pair `p`'s three unions (shared, only A, only B) from the segments' `unions`.
+    #[inline]
+    pub(super) fn pair_unions(&self, p: usize, unions: &[u64]) -> [u64; 3] {
+        let (from, b, to) = (
+            self.pair_start[p] as usize,
+            self.b_from[p] as usize,
+            self.pair_start[p + 1] as usize,
+        );
+        let or = |segments: &[u32]| segments.iter().fold(0, |acc, &s| acc | unions[s as usize]);
+        let shared = unions[self.pair_segments[from] as usize];
+        [
+            shared,
+            or(&self.pair_segments[from + 1..b]),
+            or(&self.pair_segments[b..to]),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 4×4 Sudoku's box-line pairs as `intersecting_pairs` lays them out.
+    fn four_by_four_pairs() -> (Vec<[u32; 4]>, Vec<u32>) {
+        let cell = |r: u32, c: u32| r * 4 + c;
+        let rows: Vec<Vec<u32>> = (0..4)
+            .map(|r| (0..4).map(|c| cell(r, c)).collect())
+            .collect();
+        let boxes: Vec<Vec<u32>> = (0..4)
+            .map(|b| {
+                (0..4)
+                    .map(|k| cell(b / 2 * 2 + k / 2, b % 2 * 2 + k % 2))
+                    .collect()
+            })
+            .collect();
+        let (mut pairs, mut cells) = (Vec::new(), Vec::new());
+        for r in &rows {
+            for b in &boxes {
+                let shared: Vec<u32> = r.iter().copied().filter(|c| b.contains(c)).collect();
+                if shared.len() < 2 {
+                    continue;
+                }
+                let begin = cells.len() as u32;
+                cells.extend_from_slice(&shared);
+                let only_a = cells.len() as u32;
+                cells.extend(r.iter().filter(|c| !b.contains(c)));
+                let only_b = cells.len() as u32;
+                cells.extend(b.iter().filter(|c| !r.contains(c)));
+                pairs.push([begin, only_a, only_b, cells.len() as u32]);
+            }
+        }
+        (pairs, cells)
+    }
+
+    #[test]
+    fn box_line_pairs_are_covered_by_their_segments() {
+        let (pairs, cells) = four_by_four_pairs();
+        let cover = SegmentCover::new(&pairs, &cells, 16).expect("a cover");
+        assert_eq!(cover.segments(), 8);
+        // Each cell its own value: a union is the set of its segment's cells.
+        let masks: Vec<u64> = (0..16).map(|c| 1u64 << c).collect();
+        let mut unions = vec![0; cover.segments()];
+        cover.form_unions(&masks, &mut unions);
+        for (p, &[begin, only_a, only_b, end]) in pairs.iter().enumerate() {
+            let union = |from: u32, to: u32| {
+                cells[from as usize..to as usize]
+                    .iter()
+                    .fold(0u64, |acc, &c| acc | 1 << c)
+            };
+            assert_eq!(
+                cover.pair_unions(p, &unions),
+                [
+                    union(begin, only_a),
+                    union(only_a, only_b),
+                    union(only_b, end)
+                ],
+                "pair {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_part_that_is_no_union_of_segments_has_no_cover() {
+        // Two groups {0, 1, 2} and {0, 1, 3}: the outside parts {2} and {3} are no
+        // intersection of any pair.
+        let pairs = [[0, 2, 3, 4]];
+        let cells = [0, 1, 2, 3];
+        assert!(SegmentCover::new(&pairs, &cells, 4).is_none());
+    }
+}
