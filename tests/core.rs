@@ -335,8 +335,8 @@ fn node_limit_on_solve_reports_stopped() {
     assert_eq!(solver.solve(), SolveResult::Stopped(StopReason::NodeLimit));
 }
 
-/// Reduced Latin squares (first row and column in order): OEIS A000315.
-fn reduced_latin_squares(n: usize, consistency: bitcsp::Consistency) -> u64 {
+/// A Latin square of side `n`: cells over `1..=n`, rows and columns all-different.
+fn latin_square(n: usize, consistency: bitcsp::Consistency) -> (Model, Vec<VarId>) {
     let mut m = Model::new();
     let cells = m.new_vars(n * n, 1..=n as i32).unwrap();
     let zeros = vec![0; n];
@@ -346,6 +346,12 @@ fn reduced_latin_squares(n: usize, consistency: bitcsp::Consistency) -> u64 {
         m.all_different_with(&row, &zeros, consistency).unwrap();
         m.all_different_with(&col, &zeros, consistency).unwrap();
     }
+    (m, cells)
+}
+
+/// Reduced Latin squares (first row and column in order): OEIS A000315.
+fn reduced_latin_squares(n: usize, consistency: bitcsp::Consistency) -> u64 {
+    let (mut m, cells) = latin_square(n, consistency);
     for i in 0..n {
         m.fix(cells[i], i as i32 + 1).unwrap();
         m.fix(cells[i * n], i as i32 + 1).unwrap();
@@ -530,15 +536,7 @@ fn a_large_permutation_beside_a_free_variable_is_found() {
 fn domain_consistent_groups_in_a_family_prune_hall_sets() {
     let count = |consistency: bitcsp::Consistency| {
         let n = 5;
-        let mut m = Model::new();
-        let cells = m.new_vars(n * n, 1..=n as i32).unwrap();
-        let zeros = vec![0; n];
-        for i in 0..n {
-            let row: Vec<VarId> = (0..n).map(|j| cells[i * n + j]).collect();
-            let col: Vec<VarId> = (0..n).map(|j| cells[j * n + i]).collect();
-            m.all_different_with(&row, &zeros, consistency).unwrap();
-            m.all_different_with(&col, &zeros, consistency).unwrap();
-        }
+        let (mut m, cells) = latin_square(n, consistency);
         for cell in [0, 1] {
             for value in 3..=n as i32 {
                 m.remove_value(cells[cell], value).unwrap();

@@ -300,16 +300,24 @@ mod tests {
         assert_eq!(prune_to_domain_consistency(&mut masks), Err(Conflict));
     }
 
+    /// A reproducible stream of pseudo-random words.
+    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        }
+    }
+
     #[test]
     fn transposing_swaps_rows_and_columns() {
         let mut rows = [0u64; 64];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for (values, limit) in [(u64::MAX, 64), (u32::MAX as u64, 32)] {
             for (v, row) in rows.iter_mut().enumerate() {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                *row = if v < limit { state & values } else { 0 };
+                let word = next();
+                *row = if v < limit { word & values } else { 0 };
             }
             let t = transposed(&rows, values);
             for (v, row) in rows.iter().enumerate() {
@@ -322,13 +330,7 @@ mod tests {
 
     #[test]
     fn both_ways_of_keeping_values_agree() {
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
         let mut pruned = 0;
         for round in 0..2000 {
             let values = if round % 2 == 0 { 25 } else { 64 };
@@ -390,13 +392,7 @@ mod tests {
 
     #[test]
     fn both_ways_keep_exactly_the_values_of_some_complete_matching() {
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = xorshift(0x2545_F491_4F6C_DD1D);
         for _ in 0..3000 {
             let values = 2 + next() % 6;
             let n = 1 + (next() % values) as usize;

@@ -58,20 +58,7 @@ impl Family {
         let mut changed = false;
         for k in 0..self.pair_words {
             for p in set_bits(work.sweeping[k]).map(|b| k * 64 + b) {
-                let [begin, only_a, only_b, end] = self.pairs[p];
-                let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
-                let (shared, a, b) = (
-                    cells(begin, only_a),
-                    cells(only_a, only_b),
-                    cells(only_b, end),
-                );
-                let unions = cover.pair_unions(p, work.unions);
-                changed |= self.lock(
-                    locked_values(unions, shared.len() + a.len(), shared.len() + b.len()),
-                    a.iter().map(|&c| c as usize),
-                    b.iter().map(|&c| c as usize),
-                    work,
-                )?;
+                changed |= self.lock_pair(p, cover.pair_unions(p, work.unions), work)?;
             }
         }
         Ok(changed)
@@ -137,14 +124,32 @@ impl Family {
             let unions = [union(&cells[..3]), union(&cells[3..9]), union(&cells[9..])];
             return self.lock_box_line(cells, unions, work);
         }
+        let [shared, a, b] = self.pair_parts(p);
+        let unions = [work.union(shared), work.union(a), work.union(b)];
+        self.lock_pair(p, unions, work)
+    }
+
+    /// Pair `p`'s cells: the shared ones, those only in A, those only in B.
+    #[inline(always)]
+    fn pair_parts(&self, p: usize) -> [&[u32]; 3] {
         let [begin, only_a, only_b, end] = self.pairs[p];
         let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
-        let (shared, a, b) = (
+        [
             cells(begin, only_a),
             cells(only_a, only_b),
             cells(only_b, end),
-        );
-        let unions = [work.union(shared), work.union(a), work.union(b)];
+        ]
+    }
+
+    /// The rule on pair `p` whose three parts have the value unions `unions`.
+    #[inline(always)]
+    fn lock_pair<S: Shape>(
+        &self,
+        p: usize,
+        unions: [u64; 3],
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        let [shared, a, b] = self.pair_parts(p);
         self.lock(
             locked_values(unions, shared.len() + a.len(), shared.len() + b.len()),
             a.iter().map(|&c| c as usize),
