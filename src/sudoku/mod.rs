@@ -99,14 +99,16 @@ pub fn restarts(board: &Board) -> Restarts {
 /// The variable order recommended for solving `board`: the default
 /// ([`VariableOrder::MrvDynamicDegree`]) up to 12×12, and from 16×16 up
 /// [`VariableOrder::DomWdeg`], which learns from the conflicts which cells to branch on
-/// first. From 16×16 up each unit is a domain-consistent group of its own, so the
-/// weights tell the units apart. Measured (`docs/PERFORMANCE.md`): on 100 random 25×25
+/// first. From 16×16 up each unit's matching is a propagator of its own and a failing run
+/// of the units' family weights the cells it narrowed, so the weights tell cells apart.
+/// Measured (`docs/PERFORMANCE.md`): on 100 random 25×25
 /// puzzles carved with 45 % givens kept, with the recommended restarts, 738,400 nodes and
 /// 6 left unsolved after 60,000 nodes each under the default order, 266,859 nodes and
 /// none unsolved under this one; the empty 64×64 board went from unsolved in a minute to
 /// 3,541 nodes (about 2 s), though there the tie-break to the earlier cell does the work
-/// (plain MRV does as well). On 9×9 boards, one family of groups, the weights cannot
-/// tell cells apart.
+/// (plain MRV does as well). On 9×9 boards the default order stays (measured before the
+/// family's conflicts were attributed to cells, when the weights could not tell cells
+/// apart there; not measured since).
 ///
 /// ```
 /// use bitcsp::sudoku::{self, Board, BoxShape};
