@@ -336,6 +336,28 @@ fn carved_with_seed(shape: BoxShape, keep_percent: u64, seed: u64) -> Board {
     puzzle
 }
 
+/// Solves `puzzle` (named `label` in failures) with the solver `setup` prepares, within
+/// `limit` nodes (a panic otherwise), checks the solution against the rules and returns
+/// the search's statistics.
+fn solve_within(
+    label: &str,
+    puzzle: &Board,
+    limit: u64,
+    setup: impl FnOnce(&mut Solver),
+) -> bitcsp::Statistics {
+    let (model, cells) = sudoku::model(puzzle).unwrap();
+    let mut solver = Solver::new(&model);
+    setup(&mut solver);
+    solver.set_node_limit(Some(limit));
+    let SolveResult::Solution(s) = solver.solve() else {
+        panic!("{label}: not solved in {limit} nodes: {:?}", solver.stats());
+    };
+    sudoku::decode(puzzle, &cells, &s)
+        .check_solves(puzzle)
+        .unwrap_or_else(|e| panic!("{label}: {e}"));
+    solver.stats()
+}
+
 #[test]
 fn every_board_size_is_solved_and_checked() {
     for (rows, cols) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
@@ -385,21 +407,10 @@ fn restarts_end_the_long_searches_of_large_boards() {
     let mut restarts = 0;
     for seed in [0, 5, 9] {
         let puzzle = carved_with_seed(shape, 50, seed);
-        let (model, cells) = sudoku::model(&puzzle).unwrap();
-        let mut solver = Solver::new(&model);
-        solver
-            .set_restarts(sudoku::restarts(&puzzle))
-            .set_node_limit(Some(4_000));
-        let SolveResult::Solution(s) = solver.solve() else {
-            panic!(
-                "seed {seed}: not solved in 4,000 nodes: {:?}",
-                solver.stats()
-            );
-        };
-        sudoku::decode(&puzzle, &cells, &s)
-            .check_solves(&puzzle)
-            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        restarts += solver.stats().restarts;
+        let stats = solve_within(&format!("seed {seed}"), &puzzle, 4_000, |solver| {
+            solver.set_restarts(sudoku::restarts(&puzzle));
+        });
+        restarts += stats.restarts;
         // The library's own solve uses the same restarts and finds a solution too.
         let solved = sudoku::solve(&puzzle).unwrap().expect("a solution");
         assert!(solved.check_solves(&puzzle).is_ok());
@@ -443,19 +454,9 @@ fn nogoods_from_restarts_cut_the_longest_restarted_search() {
     // domain-consistent units also get the family's locked values (step 88) this search
     // takes 21,250 nodes over 65 restarts (the recommended one, `configure`, 46 nodes).
     let puzzle = carved_with_seed(BoxShape { rows: 5, cols: 5 }, 45, 20);
-    let (model, cells) = sudoku::model(&puzzle).unwrap();
-    let mut solver = Solver::new(&model);
-    solver
-        .set_restarts(sudoku::restarts(&puzzle))
-        .set_node_limit(Some(30_000));
-    let result = solver.solve();
-    let stats = solver.stats();
-    let SolveResult::Solution(s) = result else {
-        panic!("not solved in 30,000 nodes: {stats:?}");
-    };
-    sudoku::decode(&puzzle, &cells, &s)
-        .check_solves(&puzzle)
-        .unwrap();
+    let stats = solve_within("seed 20", &puzzle, 30_000, |solver| {
+        solver.set_restarts(sudoku::restarts(&puzzle));
+    });
     assert!(stats.nogoods > 0, "{stats:?}");
 }
 
@@ -507,19 +508,8 @@ fn fast_groups_on_large_boards_agree_with_domain_consistency() {
 fn locked_values_on_large_boards_cut_these_searches() {
     for seed in [0, 9, 12] {
         let puzzle = carved_with_seed(BoxShape { rows: 5, cols: 5 }, 50, seed);
-        let (model, cells) = sudoku::model(&puzzle).unwrap();
-        let mut solver = Solver::new(&model);
-        solver
-            .set_variable_order(VariableOrder::MrvDynamicDegree)
-            .set_node_limit(Some(1_000));
-        let SolveResult::Solution(s) = solver.solve() else {
-            panic!(
-                "seed {seed}: not solved in 1,000 nodes: {:?}",
-                solver.stats()
-            );
-        };
-        sudoku::decode(&puzzle, &cells, &s)
-            .check_solves(&puzzle)
-            .unwrap();
+        solve_within(&format!("seed {seed}"), &puzzle, 1_000, |solver| {
+            solver.set_variable_order(VariableOrder::MrvDynamicDegree);
+        });
     }
 }

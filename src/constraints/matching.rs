@@ -76,18 +76,28 @@ const COMPONENTS_PAY_FROM: u32 = 96;
 /// The keep rule tested value by value: cheapest when few values are left besides the
 /// matched ones (deep in a search).
 fn keep_by_value(masks: &mut [u64], matched: &[u8; 64], reach: &[u64; 64], free: u64) -> bool {
-    let mut changed = false;
-    for (x, m) in masks.iter_mut().enumerate() {
+    narrow_each(masks, |x, m| {
         let own = matched[x];
         let mut keep = 1u64 << own;
-        for v in set_bits(*m & !keep) {
+        for v in set_bits(m & !keep) {
             let from_v = reach[v] | (1 << v);
             if from_v & free != 0 || reach[v] >> own & 1 == 1 {
                 keep |= 1 << v;
             }
         }
-        if keep != *m {
-            *m = keep;
+        keep
+    })
+}
+
+/// Replaces each variable's values `masks[x]` by `keep(x, masks[x])`; true when any
+/// changed.
+#[inline(always)]
+fn narrow_each(masks: &mut [u64], keep: impl Fn(usize, u64) -> u64) -> bool {
+    let mut changed = false;
+    for (x, m) in masks.iter_mut().enumerate() {
+        let kept = keep(x, *m);
+        if kept != *m {
+            *m = kept;
             changed = true;
         }
     }
@@ -125,16 +135,10 @@ fn keep_by_components(
             component[v] = members;
         }
     }
-    let mut changed = false;
-    for (x, m) in masks.iter_mut().enumerate() {
+    narrow_each(masks, |x, m| {
         let own = usize::from(matched[x]);
-        let keep = *m & (1 << own | to_free | component[own]);
-        if keep != *m {
-            *m = keep;
-            changed = true;
-        }
-    }
-    changed
+        m & (1 << own | to_free | component[own])
+    })
 }
 
 /// The values of `within` from which some value of `from` can be reached, `from`

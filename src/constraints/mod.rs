@@ -86,6 +86,25 @@ impl Constraint {
         }
     }
 
+    /// Calls `blame` with the variables a failure of its last run is charged to (for
+    /// heuristics that learn from conflicts), `scratch` being as that run left it: its
+    /// variables, except for a family, which spans the whole model (a Sudoku board), so
+    /// that weighting all of it would teach nothing: there, the cells its failing run had
+    /// narrowed (all of them if it failed before narrowing any).
+    pub(crate) fn for_each_blamed(&self, scratch: &[u64], mut blame: impl FnMut(usize)) {
+        if let Constraint::Family(family) = self {
+            let mut any = false;
+            for v in family.narrowed_before_failing(scratch) {
+                blame(v);
+                any = true;
+            }
+            if any {
+                return;
+            }
+        }
+        self.vars().iter().for_each(|&v| blame(v));
+    }
+
     /// Adds to `rows[x]` the variables that `x` constrains directly through it: every
     /// other variable, except in a family, where a cell's neighbours are the cells of its
     /// groups (the family as a whole links every cell).

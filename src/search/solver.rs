@@ -671,8 +671,8 @@ impl Solver {
     }
 
     /// A decision or refutation failed: counted, its branch explored, and under
-    /// [`VariableOrder::DomWdeg`] each variable of the constraint that failed gains a unit
-    /// of weight.
+    /// [`VariableOrder::DomWdeg`] each variable the failing constraint blames
+    /// ([`Constraint::for_each_blamed`]) gains a unit of weight.
     #[inline]
     fn note_failure(&mut self) {
         self.stats.failures += 1;
@@ -682,20 +682,9 @@ impl Solver {
         }
         if let Some(c) = self.engine.take_failed() {
             let weights = &mut self.conflict_weights;
-            let mut bump = |v: usize| weights[v] = weights[v].saturating_add(1);
-            let mut blamed = false;
-            if let Constraint::Family(family) = &self.constraints[c] {
-                // A family spans the whole model (a Sudoku board): weighting all of its
-                // variables would teach nothing, so the cells its failing run narrowed
-                // stand for the conflict.
-                for v in family.narrowed_before_failing(&self.scratch) {
-                    bump(v);
-                    blamed = true;
-                }
-            }
-            if !blamed {
-                self.constraints[c].vars().iter().for_each(|&v| bump(v));
-            }
+            self.constraints[c].for_each_blamed(&self.scratch, |v| {
+                weights[v] = weights[v].saturating_add(1);
+            });
         }
     }
 

@@ -31,9 +31,9 @@ pub enum VariableOrder {
     /// earlier one. The weights last for the whole search, across restarts, so the
     /// search learns which variables its failures come from. Useful where the model has
     /// many constraints and the failures concentrate on a few of them (large Latin
-    /// squares and Sudoku boards with domain-consistent groups); a model with one
-    /// constraint (a 9×9 Sudoku family) weighs every variable alike, and this order is
-    /// then plain MRV.
+    /// squares and Sudoku boards with domain-consistent groups). A family of groups (a
+    /// Sudoku board's units, compiled as one constraint) charges a failure to the cells
+    /// its failing run had narrowed, not to the whole board.
     DomWdeg,
 }
 

@@ -163,10 +163,11 @@ pub fn configure<'s>(solver: &'s mut Solver, board: &Board) -> &'s mut Solver {
         .set_restarts(restarts(board))
 }
 
-/// From 16×16 up a board is searched differently: domain-consistent units (each a
-/// propagator of its own), conflict-weighted branching, last-conflict reasoning and
-/// restarts. Smaller boards are settled fast enough by one family of fast groups and the
-/// default search, which returns the first solution in search order.
+/// From 16×16 up a board is modelled and searched differently: domain-consistent units
+/// (each keeps its own matching beside the units' family), conflict-weighted branching,
+/// last-conflict reasoning and restarts. Smaller boards are settled fast enough by the
+/// family of fast units and the default search, which returns the first solution in
+/// search order.
 fn is_large(board: &Board) -> bool {
     board.side() >= 16
 }

@@ -247,7 +247,7 @@ impl PeerRows {
 
 /// Every two aligned groups sharing at least two cells, as bounds into the returned
 /// cells: the shared cells, the cells only in the first group, those only in the second.
-fn intersecting_pairs(
+pub(super) fn intersecting_pairs(
     groups: &[FamilyGroup],
     local: &impl Fn(usize) -> u32,
 ) -> (Vec<[u32; 4]>, Vec<u32>) {

@@ -120,38 +120,28 @@ impl SegmentCover {
 
 #[cfg(test)]
 mod tests {
+    use super::super::compile::intersecting_pairs;
+    use super::super::FamilyGroup;
     use super::*;
 
-    /// A 4×4 Sudoku's box-line pairs as `intersecting_pairs` lays them out.
+    /// A 4×4 Sudoku's rows and boxes, and their intersecting pairs as the family's
+    /// compiler lays them out.
     fn four_by_four_pairs() -> (Vec<[u32; 4]>, Vec<u32>) {
-        let cell = |r: u32, c: u32| r * 4 + c;
-        let rows: Vec<Vec<u32>> = (0..4)
-            .map(|r| (0..4).map(|c| cell(r, c)).collect())
-            .collect();
-        let boxes: Vec<Vec<u32>> = (0..4)
-            .map(|b| {
+        let group = |vars: Vec<usize>| FamilyGroup {
+            shifts: vec![0; vars.len()],
+            vars,
+            tight: true,
+        };
+        let rows = (0..4).map(|r| group((0..4).map(|c| r * 4 + c).collect()));
+        let boxes = (0..4).map(|b| {
+            group(
                 (0..4)
-                    .map(|k| cell(b / 2 * 2 + k / 2, b % 2 * 2 + k % 2))
-                    .collect()
-            })
-            .collect();
-        let (mut pairs, mut cells) = (Vec::new(), Vec::new());
-        for r in &rows {
-            for b in &boxes {
-                let shared: Vec<u32> = r.iter().copied().filter(|c| b.contains(c)).collect();
-                if shared.len() < 2 {
-                    continue;
-                }
-                let begin = cells.len() as u32;
-                cells.extend_from_slice(&shared);
-                let only_a = cells.len() as u32;
-                cells.extend(r.iter().filter(|c| !b.contains(c)));
-                let only_b = cells.len() as u32;
-                cells.extend(b.iter().filter(|c| !r.contains(c)));
-                pairs.push([begin, only_a, only_b, cells.len() as u32]);
-            }
-        }
-        (pairs, cells)
+                    .map(|k| (b / 2 * 2 + k / 2) * 4 + b % 2 * 2 + k % 2)
+                    .collect(),
+            )
+        });
+        let groups: Vec<FamilyGroup> = rows.chain(boxes).collect();
+        intersecting_pairs(&groups, &|v| v as u32)
     }
 
     #[test]
