@@ -4,7 +4,7 @@
 use super::cover::SegmentCover;
 use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
-use super::{Family, FamilyGroup, LANES, MAX_REMOVALS, NO_RUN, SMALL};
+use super::{Family, FamilyGroup, Taken, LANES, MAX_REMOVALS, NO_RUN, SMALL};
 
 impl Family {
     /// The family of `groups`, whose variables' words sit at `word_of(var)`.
@@ -59,6 +59,21 @@ impl Family {
             (false, true) => peers.dense_removals(width, row),
             (false, false) => peers.removals(width),
         };
+        let taken = dense
+            .then(|| {
+                (0..groups.len()).find(|&g| {
+                    let group = &groups[g];
+                    group.tight
+                        && group.aligned()
+                        && group.vars.len() == n
+                        && rows.is_run_from_zero(g)
+                })
+            })
+            .flatten()
+            .map(|g| Taken {
+                group: g as u32,
+                start: aux_start,
+            });
         let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64)
             .then(|| ValueView::new(groups, &peers.start, &peers.cells, width, aux_start, &local));
         let box_lines = box_line_records(&pairs, &pair_cells, n);
@@ -68,6 +83,7 @@ impl Family {
             None
         };
         Family {
+            taken,
             dense,
             row,
             view,
@@ -127,6 +143,12 @@ impl GroupRows {
             rows.start.push(rows.cells.len() as u32);
         }
         rows
+    }
+
+    /// Whether group `g`'s cells are the cells `0, 1, 2, ...` in order.
+    fn is_run_from_zero(&self, g: usize) -> bool {
+        let (from, to) = (self.start[g] as usize, self.start[g + 1] as usize);
+        self.cells[from..to].iter().zip(0..).all(|(&c, i)| c == i)
     }
 
     /// What a hidden-single scan of each group needs (see [`Family::scans`]).

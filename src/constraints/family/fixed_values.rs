@@ -38,6 +38,9 @@ impl Family {
             }
             let bit = work.masks[cell].trailing_zeros();
             if S::DENSE {
+                // Every cell lies in the taken group (if the family has one) with no
+                // shift: its value is taken.
+                work.taken |= work.masks[cell];
                 let (n, row) = (self.vars.len(), self.row);
                 let start = (bit as usize * n + cell) * row;
                 self.take_from_all(&self.removals[start..start + row], work)?;

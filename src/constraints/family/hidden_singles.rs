@@ -25,6 +25,12 @@ impl Family {
                 None => Ok(()),
             };
         }
+        if let (true, Some(taken)) = (S::DENSE, self.taken) {
+            if taken.group as usize == g && run != NO_RUN {
+                let run = run as usize;
+                return self.hidden_singles_taken(run..run + (to - from) as usize, work);
+            }
+        }
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
         let aligned = self.aligned::<S>() || plain == 1;
@@ -74,6 +80,41 @@ impl Family {
             }
             self.forget(c as usize, m & !(h >> s), work);
             self.narrow(c as usize, h >> s, work);
+        }
+        Ok(())
+    }
+
+    /// [`Family::hidden_singles`] on a dense family's [`Taken`](super::Taken) group, whose
+    /// cells are `cells` (every cell, in order). Its fixed cells' values have left every
+    /// other cell (the stack is empty when a group is scanned), so each lies in one cell
+    /// only and the values taken are known: the scan is a plain union of the masks, with
+    /// no test per cell of whether it is fixed. Fewer values than cells is the pigeonhole
+    /// conflict; with as many, a value in one cell that is not taken is a hidden single.
+    fn hidden_singles_taken<S: Shape>(
+        &self,
+        cells: std::ops::Range<usize>,
+        work: &mut Work<'_, S>,
+    ) -> Result<(), Conflict> {
+        let len = cells.len();
+        let (once, twice) = union_twice(work.masks[cells.clone()].iter().copied());
+        let values = once.count_ones() as usize;
+        if values < len {
+            return Err(Conflict);
+        }
+        let hidden = once & !twice & !work.taken;
+        if values > len || hidden == 0 {
+            return Ok(());
+        }
+        for c in cells {
+            let m = work.masks[c];
+            let h = m & hidden;
+            if h == 0 {
+                continue;
+            }
+            if !is_single(h) {
+                return Err(Conflict);
+            }
+            self.narrow(c, h, work);
         }
         Ok(())
     }

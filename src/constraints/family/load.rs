@@ -17,6 +17,9 @@ impl Family {
             work.places
                 .copy_from_slice(store.words_from(start, work.places.len()));
         }
+        if let (true, Some(taken)) = (S::DENSE, self.taken) {
+            work.taken = store.word_at(taken.start as usize);
+        }
         if let Some(first) = self.first_word {
             // The family's words lie side by side in the store (Sudoku, N-Queens): one copy.
             let n = self.vars.len();

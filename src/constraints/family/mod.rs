@@ -141,6 +141,9 @@ pub(crate) struct Family {
     first_word: Option<u32>,
     /// The value-major view of an aligned family, if it has one.
     view: Option<ValueView>,
+    /// In a dense family, the tight group that holds every cell with no shifts
+    /// (N-Queens' rows), if there is one, and the store index of its taken values.
+    taken: Option<Taken>,
     /// Every cell is a peer of every other and `removals` is laid out over all cells:
     /// `removals[(bit * cells + cell) * row + other]`.
     dense: bool,
@@ -148,6 +151,16 @@ pub(crate) struct Family {
     /// multiple of [`LANES`], so that a row is whole groups of lanes (the number of cells
     /// in other families).
     row: usize,
+}
+
+/// The tight group of a dense family that holds every cell with no shifts, and where the
+/// store keeps the values its fixed cells have taken (so that undo restores them with
+/// the domains). With those values known, a hidden-single scan of the group is a plain
+/// union of its masks: see [`Family::hidden_singles`].
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Taken {
+    group: u32,
+    start: u32,
 }
 
 /// Families of at most this many cells index their working masks through a fixed-size
@@ -211,8 +224,13 @@ impl Family {
         self.group_start.len() - 1
     }
 
-    /// Words kept in the store: the value-major view.
+    /// Words kept in the store: the value-major view, or a dense family's taken values.
     pub(crate) fn aux_words(&self) -> usize {
+        self.view_words() + usize::from(self.taken.is_some())
+    }
+
+    /// The value-major view's words (0 without one).
+    fn view_words(&self) -> usize {
         self.view
             .as_ref()
             .map_or(0, |view| (view.values + 1) * view.cell_words)
@@ -224,7 +242,7 @@ impl Family {
     pub(crate) fn scratch_words(&self) -> usize {
         self.span()
             + self.vars.len()
-            + self.aux_words()
+            + self.view_words()
             + self.vars.len().div_ceil(64)
             + self.num_groups().div_ceil(64)
             + 2 * self.pair_words
@@ -239,7 +257,7 @@ impl Family {
         scratch: &'a [u64],
     ) -> impl Iterator<Item = usize> + 'a {
         let n = self.vars.len();
-        let start = self.span() + n + self.aux_words();
+        let start = self.span() + n + self.view_words();
         let changed = scratch.get(start..start + n.div_ceil(64)).unwrap_or(&[]);
         changed
             .iter()
@@ -261,7 +279,7 @@ impl Family {
         let bits = self.num_groups().div_ceil(64);
         let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(self.span());
         let (stack, rest) = rest.split_at_mut(n);
-        let (places, rest) = rest.split_at_mut(self.aux_words());
+        let (places, rest) = rest.split_at_mut(self.view_words());
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
         let (touched, rest) = rest.split_at_mut(self.pair_words);
@@ -275,6 +293,7 @@ impl Family {
             masks,
             stack,
             places,
+            taken: 0,
             pending: 0,
             changed,
             dirty,
@@ -311,6 +330,9 @@ impl Family {
                     e.write_back(self.vars[i], self.words[i] as usize, work.masks[i]);
                 }
             }
+        }
+        if let (true, Some(taken)) = (S::DENSE, self.taken) {
+            e.store.write_at(taken.start as usize, work.taken);
         }
         if let Some(view) = self.view::<S>() {
             debug_assert!(

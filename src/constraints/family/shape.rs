@@ -56,6 +56,9 @@ pub(super) struct Work<'a, S> {
     /// The working copy of the value-major view (empty without one): value `v`'s cells
     /// are words `v * cell_words..`.
     pub(super) places: &'a mut [u64],
+    /// The values taken by the fixed cells of the family's [`Taken`](super::Taken) group
+    /// (0 without one).
+    pub(super) taken: u64,
     pub(super) pending: usize,
     /// Cells narrowed in this run, to write back.
     pub(super) changed: &'a mut [u64],
