@@ -27,6 +27,15 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
+    /// No limit at all (a solver's budget before its first search).
+    pub(crate) fn unlimited() -> Self {
+        Budget {
+            nodes: u64::MAX,
+            deadline: None,
+            cancel: None,
+        }
+    }
+
     pub(crate) fn start(limits: &Limits, now: Instant) -> Self {
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
