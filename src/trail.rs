@@ -27,7 +27,7 @@ impl Trail {
     /// A trail for a store of `words` words, at level 0.
     pub(crate) fn new(words: usize) -> Self {
         Trail {
-            entries: Vec::with_capacity(words * 4),
+            entries: Vec::new(),
             stamps: vec![0; words],
             levels: vec![Level { mark: 0, stamp: 0 }],
             next_stamp: 1,
@@ -47,6 +47,12 @@ impl Trail {
 
     /// Opens a new level.
     pub(crate) fn push_level(&mut self) {
+        if self.entries.capacity() == 0 {
+            // Reserved at the first level rather than when the trail is built: nothing is
+            // saved at level 0, and a search settled there (most easy Sudoku puzzles)
+            // never needs the room.
+            self.entries.reserve(self.stamps.len() * 4);
+        }
         if self.next_stamp == u32::MAX {
             // Stamps only need to differ from every stamp still on a word; after wrapping
             // around, clearing all of them restores that (level 0 keeps stamp 0).

@@ -151,7 +151,9 @@ impl Solver {
             last_conflict: LastConflict::default(),
             culprit: None,
             limits,
-            stack: Vec::with_capacity(model.num_vars()),
+            // Grown as the search deepens (a few times per solver at most), so that a
+            // search settled by the root's propagation never allocates it.
+            stack: Vec::new(),
             phase: Phase::Fresh,
             last: Event::Exhausted,
             stats: Statistics::default(),
