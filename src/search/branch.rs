@@ -213,7 +213,9 @@ fn fewest_then_most_by_bytes<const W: usize>(
     bits: &NeighbourBits,
 ) -> Option<usize> {
     let mut counts = [[0u8; 64]; W];
-    for (v, count) in counts.as_flattened_mut().iter_mut().enumerate().take(n) {
+    let flat = counts.as_flattened_mut();
+    let n = n.min(flat.len());
+    for (v, count) in flat[..n].iter_mut().enumerate() {
         // At most 64 values: the count fits a byte.
         *count = size(v) as u8;
     }
@@ -229,8 +231,10 @@ fn fewest_then_most_by_bytes<const W: usize>(
     let fewest = key + 2;
     let mut unfixed = [0u64; W];
     let mut tied = [0u64; W];
-    for ((chunk, free), same) in counts.iter().zip(&mut unfixed).zip(&mut tied) {
-        (*same, *free) = byte_masks(chunk, fewest);
+    for (k, ((chunk, free), same)) in counts.iter().zip(&mut unfixed).zip(&mut tied).enumerate() {
+        // Bytes past the last variable are zero: neither tied nor unfixed.
+        let used = n.saturating_sub(k * 64).min(64);
+        (*same, *free) = byte_masks(chunk, used, fewest);
     }
     debug_assert_eq!(W, bits.words.max(1), "one bitset word per row word");
     most_among_set(&tied, |v| {
@@ -239,10 +243,11 @@ fn fewest_then_most_by_bytes<const W: usize>(
 }
 
 /// Bit `i` set where byte `i` of `bytes` equals `value`, and bit `i` set where it is above
-/// 1, with eight bytes to a word (SWAR): a handful of word operations per eight
+/// 1, for the first `used` bytes rounded up to a multiple of eight (the rest read as
+/// zero), with eight bytes to a word (SWAR): a handful of word operations per eight
 /// variables, where LLVM vectorised a per-byte loop into 64-bit lanes and shifts.
 #[inline(always)]
-fn byte_masks(bytes: &[u8; 64], value: u8) -> (u64, u64) {
+fn byte_masks(bytes: &[u8; 64], used: usize, value: u8) -> (u64, u64) {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // The high bit of each byte of `x` that is not zero, exactly (no borrow between bytes).
@@ -252,6 +257,7 @@ fn byte_masks(bytes: &[u8; 64], value: u8) -> (u64, u64) {
     let spread = u64::from_ne_bytes([value; 8]);
     bytes
         .chunks_exact(8)
+        .take(used.div_ceil(8))
         .enumerate()
         .fold((0, 0), |(equal, above_one), (k, chunk)| {
             let word = u64::from_le_bytes(chunk.try_into().unwrap_or([0; 8]));
@@ -607,7 +613,7 @@ mod tests {
                         _ => state as u8,
                     };
                 }
-                let (equal, above_one) = byte_masks(&bytes, value);
+                let (equal, above_one) = byte_masks(&bytes, 64, value);
                 for (i, &b) in bytes.iter().enumerate() {
                     assert_eq!(
                         equal >> i & 1 == 1,
@@ -616,6 +622,11 @@ mod tests {
                     );
                     assert_eq!(above_one >> i & 1 == 1, b > 1, "byte {b} at {i}");
                 }
+                // Only the first `used` bytes, rounded up to eight, are read.
+                let used = 17 + round;
+                let (part_equal, part_above) = byte_masks(&bytes, used, value);
+                let read = (1u64 << (used.div_ceil(8) * 8)) - 1;
+                assert_eq!((part_equal, part_above), (equal & read, above_one & read));
             }
         }
     }
