@@ -59,17 +59,13 @@ impl Family {
             (false, true) => peers.dense_removals(width, row),
             (false, false) => peers.removals(width),
         };
-        let taken = dense
-            .then(|| {
-                (0..groups.len()).find(|&g| {
-                    let group = &groups[g];
-                    group.tight
-                        && group.aligned()
-                        && group.vars.len() == n
-                        && rows.is_run_from_zero(g)
-                })
+        // The tight group holding every cell unshifted, in order (N-Queens' rows).
+        let taken = (0..groups.len())
+            .filter(|_| dense)
+            .find(|&g| {
+                let group = &groups[g];
+                group.tight && group.aligned() && group.vars.len() == n && rows.is_run_from_zero(g)
             })
-            .flatten()
             .map(|g| Taken {
                 group: g as u32,
                 start: aux_start,

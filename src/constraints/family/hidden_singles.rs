@@ -26,9 +26,8 @@ impl Family {
             };
         }
         if let (true, Some(taken)) = (S::DENSE, self.taken) {
-            if taken.group as usize == g && run != NO_RUN {
-                let run = run as usize;
-                return self.hidden_singles_taken(run..run + (to - from) as usize, work);
+            if taken.group as usize == g {
+                return self.hidden_singles_taken(work);
             }
         }
         let cells = &self.group_cells[range.clone()];
@@ -84,17 +83,14 @@ impl Family {
         Ok(())
     }
 
-    /// [`Family::hidden_singles`] on a dense family's [`Taken`](super::Taken) group, whose
-    /// cells are `cells` (every cell, in order). Its fixed cells' values have left every
+    /// [`Family::hidden_singles`] on a dense family's [`Taken`](super::Taken) group, which
+    /// holds every cell, in order. Its fixed cells' values have left every
     /// other cell (the stack is empty when a group is scanned), so each lies in one cell
     /// only and the values taken are known: the scan is a plain union of the masks, with
     /// no test per cell of whether it is fixed. Fewer values than cells is the pigeonhole
     /// conflict; with as many, a value in one cell that is not taken is a hidden single.
-    fn hidden_singles_taken<S: Shape>(
-        &self,
-        cells: std::ops::Range<usize>,
-        work: &mut Work<'_, S>,
-    ) -> Result<(), Conflict> {
+    fn hidden_singles_taken<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
+        let cells = 0..self.vars.len();
         let len = cells.len();
         let (once, twice) = union_twice(work.masks[cells.clone()].iter().copied());
         let values = once.count_ones() as usize;
