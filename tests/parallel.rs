@@ -3,7 +3,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use bitcsp::{queens, CountStatus, Model, Solver, StopReason, ValueOrder, VarId, VariableOrder};
+use bitcsp::{
+    coloring, queens, CountStatus, Model, Solver, StopReason, ValueOrder, ValueSymmetry, VarId,
+    VariableOrder,
+};
 use proptest::prelude::*;
 
 #[test]
@@ -30,6 +33,42 @@ fn parallel_solutions_come_in_the_same_order_for_any_thread_count() {
     assert_eq!(distinct_count(&one), (92, 92));
     for threads in [2, 4, 7] {
         assert_eq!(listing(threads), one, "threads = {threads}");
+    }
+}
+
+#[test]
+fn interchangeable_values_are_split_once_per_class() {
+    // Colourings of small graphs with more colours than needed: with interchangeable
+    // values the sequential search lists one colouring per renaming class, and the split
+    // must try one unused colour per node as well, or the parallel count repeats classes.
+    let graphs = [
+        coloring::Graph::from_edges(5, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]),
+        coloring::Graph::from_edges(6, [(0, 1), (2, 3), (4, 5), (1, 2)]),
+        coloring::Graph::from_edges(7, [(0, 1), (1, 2), (2, 0), (3, 4), (5, 6)]),
+    ];
+    for (i, graph) in graphs.iter().enumerate() {
+        let mut m = Model::new();
+        let vertices = m.new_vars(graph.num_vertices(), 0..=4).unwrap();
+        for (u, v) in graph.edges() {
+            m.not_equal(vertices[u], vertices[v]).unwrap();
+        }
+        let solver = |m: &Model| {
+            let mut s = Solver::new(m);
+            s.set_value_symmetry(ValueSymmetry::Interchangeable);
+            s
+        };
+        let sequential = solver(&m).count(None);
+        assert!(sequential.count > 1, "graph {i}");
+        for threads in [1, 2, 3] {
+            assert_eq!(
+                solver(&m).count_parallel(None, threads),
+                sequential,
+                "graph {i}"
+            );
+        }
+        let (listed, _) = solver(&m).solutions_parallel(None, 2);
+        let canonical: Vec<_> = solver(&m).solutions().collect();
+        assert_eq!(listed, canonical, "graph {i}");
     }
 }
 

@@ -618,7 +618,18 @@ impl Solver {
                 ValueRule::Ordered(self.value_order),
             );
             values.push(value);
-            if self.engine.store.size(var) <= 1 || self.engine.remove(var, value).is_err() {
+            if self.engine.store.size(var) <= 1 {
+                break;
+            }
+            // As the search's refutation does: past an unused value of interchangeable
+            // values, every unused value is done with (see `fresh_values`).
+            let fresh = self.fresh_values(var, value);
+            let refuted = if fresh != 0 {
+                self.engine.remove_mask(var, fresh)
+            } else {
+                self.engine.remove(var, value)
+            };
+            if refuted.is_err() {
                 break;
             }
         }
