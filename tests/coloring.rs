@@ -244,6 +244,31 @@ fn command_line_decides_k_colourability() {
 }
 
 #[test]
+fn command_line_answers_do_not_depend_on_threads() {
+    // myciel5's bottom-up probes run out of budget, so its proof is the top-down
+    // descent, searched in parallel from two threads up.
+    for (name, colors) in [
+        ("myciel5", None),
+        ("queen8_8", None),
+        ("myciel4", Some("4")),
+    ] {
+        let file = data(&format!("{name}.col"));
+        let run = |threads: &str| {
+            let mut args = vec!["color", "--threads", threads, file.as_str()];
+            if let Some(k) = colors {
+                args.extend(["--colors", k]);
+            }
+            bitcsp(&args)
+        };
+        let one = run("1");
+        assert_eq!(one.2, Some(if colors.is_some() { 1 } else { 0 }), "{name}");
+        for threads in ["2", "3"] {
+            assert_eq!(run(threads), one, "{name}, {threads} threads");
+        }
+    }
+}
+
+#[test]
 fn command_line_limits_print_unknown_or_bounds_and_exit_three() {
     let edges = dense_random(150);
     let lines: Vec<String> = edges

@@ -37,6 +37,33 @@ fn parallel_solutions_come_in_the_same_order_for_any_thread_count() {
 }
 
 #[test]
+fn parallel_solving_finds_the_first_solution_in_search_order() {
+    for n in 1..=12 {
+        let (model, _) = queens::model(n).unwrap();
+        let sequential = Solver::new(&model).solve();
+        for threads in [1, 2, 3, 8] {
+            let parallel = Solver::new(&model).solve_parallel(threads);
+            assert_eq!(parallel, sequential, "n = {n}, threads = {threads}");
+        }
+    }
+}
+
+#[test]
+fn parallel_solving_stops_at_its_limits() {
+    // Thirty queens with a middle-out order and a tiny node budget per subproblem: every
+    // subproblem stops before a solution, and the call says so.
+    let (model, _) = queens::model(30).unwrap();
+    let mut solver = Solver::new(&model);
+    solver
+        .set_value_order(ValueOrder::MiddleOut)
+        .set_node_limit(Some(1));
+    assert!(matches!(
+        solver.solve_parallel(2),
+        bitcsp::SolveResult::Stopped(StopReason::NodeLimit)
+    ));
+}
+
+#[test]
 fn interchangeable_values_are_split_once_per_class() {
     // Colourings of small graphs with more colours than needed: with interchangeable
     // values the sequential search lists one colouring per renaming class, and the split
@@ -69,6 +96,11 @@ fn interchangeable_values_are_split_once_per_class() {
         let (listed, _) = solver(&m).solutions_parallel(None, 2);
         let canonical: Vec<_> = solver(&m).solutions().collect();
         assert_eq!(listed, canonical, "graph {i}");
+        assert_eq!(
+            solver(&m).solve_parallel(3),
+            solver(&m).solve(),
+            "graph {i}"
+        );
     }
 }
 
@@ -191,5 +223,6 @@ proptest! {
         prop_assert_eq!(listed.len() as u64, sequential.count);
         let (again, _) = Solver::new(&m).solutions_parallel(None, 5);
         prop_assert_eq!(again, listed);
+        prop_assert_eq!(Solver::new(&m).solve_parallel(2), Solver::new(&m).solve());
     }
 }

@@ -42,6 +42,11 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stops the search when set.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Threads for each exhaustive k-colourability search: 0 or 1 searches on the calling
+    /// thread, more split the search tree between them (see [`Solver::solve_parallel`]).
+    /// The colouring found does not depend on it. The chromatic number's bottom-up
+    /// probes, small searches on a node budget, stay on the calling thread.
+    pub threads: usize,
 }
 
 /// The engine model for colouring `graph` with colours `0..k`, and its vertex variables.
@@ -104,7 +109,12 @@ pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision,
         .set_time_limit(limits.time)
         .set_node_limit(limits.nodes)
         .set_cancel_flag(limits.cancel.clone());
-    Ok(match solver.solve() {
+    let result = if limits.threads > 1 {
+        solver.solve_parallel(limits.threads)
+    } else {
+        solver.solve()
+    };
+    Ok(match result {
         SolveResult::Solution(s) => {
             let colouring: Vec<usize> = vertices.iter().map(|&v| s.value(v) as usize).collect();
             if graph.is_proper_colouring(&colouring) {
@@ -182,6 +192,7 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             time,
             nodes: Some(limits.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
             cancel: limits.cancel.clone(),
+            threads: 1,
         };
         match colour_with(graph, best.lower, &probe)? {
             Decision::Colouring(c) => {

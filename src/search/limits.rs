@@ -1,6 +1,6 @@
 //! Node and time limits, and the cancellation flag, checked as the search goes.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,6 +16,22 @@ pub(crate) struct Limits {
     pub(crate) nodes: Option<u64>,
     pub(crate) time: Option<Duration>,
     pub(crate) cancel: Option<Arc<AtomicBool>>,
+    pub(crate) overtaken: Option<Overtaken>,
+}
+
+/// A subproblem's place in split order and the shared lowest place where a solution was
+/// found: the subproblem's search stops once a solution is found before it (its own
+/// result can no longer be the first).
+#[derive(Clone, Debug)]
+pub(crate) struct Overtaken {
+    pub(crate) first_found: Arc<AtomicUsize>,
+    pub(crate) place: usize,
+}
+
+impl Overtaken {
+    fn is_overtaken(&self) -> bool {
+        self.first_found.load(Ordering::Relaxed) < self.place
+    }
 }
 
 /// Limits as applied to one running search.
@@ -24,6 +40,7 @@ pub(crate) struct Budget {
     nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
+    overtaken: Option<Overtaken>,
 }
 
 impl Budget {
@@ -33,6 +50,7 @@ impl Budget {
             nodes: u64::MAX,
             deadline: None,
             cancel: None,
+            overtaken: None,
         }
     }
 
@@ -41,6 +59,7 @@ impl Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.and_then(|t| now.checked_add(t)),
             cancel: limits.cancel.clone(),
+            overtaken: limits.overtaken.clone(),
         }
     }
 
@@ -62,6 +81,9 @@ impl Budget {
             if flag.load(Ordering::Relaxed) {
                 return Some(StopReason::Cancelled);
             }
+        }
+        if self.overtaken.as_ref().is_some_and(Overtaken::is_overtaken) {
+            return Some(StopReason::Cancelled);
         }
         match self.deadline {
             Some(d) if Instant::now() >= d => Some(StopReason::TimeLimit),

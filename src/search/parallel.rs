@@ -7,13 +7,14 @@
 //! solved in any order on any threads and their results are put back in split order. So the
 //! count, and the solutions and their order, are the same for 1 thread or 64.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
-use super::outcome::{Count, CountStatus, Solution, StopReason};
+use super::limits::Overtaken;
+use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::solver::Solver;
 
 /// How many subproblems a split aims for: enough to balance two to sixteen threads.
@@ -38,7 +39,7 @@ impl Solver {
         let mut count = 0u64;
         let stop = self.run_split(
             threads,
-            |solver| {
+            |solver, _| {
                 let c = solver.count(limit);
                 Part {
                     count: c.count,
@@ -77,7 +78,7 @@ impl Solver {
         let mut seen = 0u64;
         self.run_split(
             threads,
-            |solver| {
+            |solver, _| {
                 let solutions: Vec<Solution> = solver.solutions().take(per_part).collect();
                 Part {
                     count: solutions.len() as u64,
@@ -98,6 +99,65 @@ impl Solver {
         )
     }
 
+    /// The first solution in search order, like [`solve`](Solver::solve), found on
+    /// `threads` threads (0: one per core): the subproblems are searched side by side, and
+    /// once one finds a solution the later ones stop, while the earlier ones finish (one of
+    /// them may hold a solution that comes first). The answer does not depend on
+    /// `threads`. The node limit applies to each subproblem, the time limit to the whole
+    /// call; when a limit stops a subproblem before the first solution, a solution found
+    /// further on is still returned (it is a solution, if not the first).
+    ///
+    /// ```
+    /// use bitcsp::{queens, Solver};
+    /// let (model, rows) = queens::model(10)?;
+    /// let parallel = Solver::new(&model).solve_parallel(2);
+    /// let sequential = Solver::new(&model).solve();
+    /// assert_eq!(parallel, sequential);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn solve_parallel(&mut self, threads: usize) -> SolveResult {
+        let first_found = Arc::new(AtomicUsize::new(usize::MAX));
+        let mut found = None;
+        let mut later = None;
+        let stop = self.run_split(
+            threads,
+            |solver, place| {
+                solver.set_overtaken(Some(Overtaken {
+                    first_found: Arc::clone(&first_found),
+                    place,
+                }));
+                match solver.solve() {
+                    SolveResult::Solution(s) => {
+                        first_found.fetch_min(place, Ordering::Relaxed);
+                        Part::found(s)
+                    }
+                    SolveResult::Unsatisfiable => Part::default(),
+                    SolveResult::Stopped(reason) => Part {
+                        // Overtaken: an earlier subproblem holds the answer.
+                        stop: (first_found.load(Ordering::Relaxed) >= place).then_some(reason),
+                        ..Part::default()
+                    },
+                }
+            },
+            |part| match part.solutions.into_iter().next() {
+                Some(s) if part.stop.is_none() && later.is_none() => {
+                    found = Some(s);
+                    false
+                }
+                Some(s) => {
+                    later.get_or_insert(s);
+                    true
+                }
+                None => true,
+            },
+        );
+        match (found.or(later), stop) {
+            (Some(s), _) => SolveResult::Solution(s),
+            (None, Some(reason)) => SolveResult::Stopped(reason),
+            (None, None) => SolveResult::Unsatisfiable,
+        }
+    }
+
     /// Every solution (up to `limit`) as [`for_each_solution_parallel`](Self::for_each_solution_parallel)
     /// finds them, collected; and why the search was cut short, if it was.
     pub fn solutions_parallel(
@@ -116,7 +176,7 @@ impl Solver {
     fn run_split(
         &mut self,
         threads: usize,
-        work: impl Fn(&mut Solver) -> Part + Sync + Send,
+        work: impl Fn(&mut Solver, usize) -> Part + Sync + Send,
         mut consume: impl FnMut(Part) -> bool,
     ) -> Option<StopReason> {
         self.begin_split();
@@ -130,14 +190,14 @@ impl Solver {
         let sink = self.progress_sink();
         let done = AtomicU64::new(0);
         let template: Solver = self.clone();
-        let run_one = |sub: &Subproblem| -> (Part, super::Statistics) {
+        let run_one = |(place, sub): (usize, &Subproblem)| -> (Part, super::Statistics) {
             let mut solver = template.clone();
             solver.set_assumptions(sub.fixes.clone());
             solver.set_cancel_flag(Some(Arc::clone(&cancel)));
             solver.set_progress_sink(None);
             let remaining = limits.time.map(|t| t.saturating_sub(started.elapsed()));
             solver.set_time_limit(remaining);
-            let result = work(&mut solver);
+            let result = work(&mut solver, place);
             let share = (sub.weight * 1e9) as u64;
             let total = done.fetch_add(share, Ordering::Relaxed) + share;
             if let Some(sink) = &sink {
@@ -151,10 +211,11 @@ impl Solver {
             .ok();
         let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
         let mut stop = None;
-        'windows: for window in subproblems.chunks(4 * workers) {
+        let placed: Vec<(usize, &Subproblem)> = subproblems.iter().enumerate().collect();
+        'windows: for window in placed.chunks(4 * workers) {
             let results: Vec<(Part, super::Statistics)> = match &pool {
-                Some(pool) => pool.install(|| window.par_iter().map(run_one).collect()),
-                None => window.iter().map(run_one).collect(),
+                Some(pool) => pool.install(|| window.par_iter().copied().map(run_one).collect()),
+                None => window.iter().copied().map(run_one).collect(),
             };
             for (part, stats) in results {
                 self.absorb(&stats);
@@ -218,8 +279,19 @@ fn stop_of(status: CountStatus) -> Option<StopReason> {
 }
 
 /// What one subproblem found.
+#[derive(Default)]
 struct Part {
     count: u64,
     solutions: Vec<Solution>,
     stop: Option<StopReason>,
+}
+
+impl Part {
+    fn found(solution: Solution) -> Self {
+        Part {
+            count: 1,
+            solutions: vec![solution],
+            stop: None,
+        }
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
-use super::limits::{Budget, Limits};
+use super::limits::{Budget, Limits, Overtaken};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::restarts::{RestartPlan, Restarts};
@@ -571,6 +571,12 @@ impl Solver {
     /// The limits, for the subproblem solvers of a split search.
     pub(super) fn limits(&self) -> &Limits {
         &self.limits
+    }
+
+    /// Stops the following searches once a solution is found before this subproblem (see
+    /// [`Overtaken`]).
+    pub(super) fn set_overtaken(&mut self, overtaken: Option<Overtaken>) {
+        self.limits.overtaken = overtaken;
     }
 
     /// Adds a subproblem's statistics to this solver's.

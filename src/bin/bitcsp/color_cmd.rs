@@ -18,6 +18,7 @@ pub struct Settings {
     pub time_limit: Option<Duration>,
     pub node_limit: Option<u64>,
     pub dot: Option<String>,
+    pub threads: usize,
 }
 
 /// Runs the command.
@@ -29,6 +30,7 @@ pub fn run(settings: &Settings) -> Outcome {
         time: settings.time_limit,
         nodes: settings.node_limit,
         cancel: Some(interrupt::flag()),
+        threads: settings.threads,
     };
     let (first_line, colouring, outcome) = match settings.colors {
         Some(k) => decide(&graph, k, &limits),

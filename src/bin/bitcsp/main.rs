@@ -77,6 +77,10 @@ struct ColorArgs {
     /// Also write the coloured graph as Graphviz DOT to this file.
     #[arg(long, value_name = "FILE")]
     dot: Option<String>,
+    /// Worker threads for the exhaustive searches (default: one per core). The answer and
+    /// the colouring printed do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -222,6 +226,7 @@ fn color(args: ColorArgs) -> ExitCode {
         time_limit: args.limits.time_limit,
         node_limit: args.limits.node_limit,
         dot: args.dot,
+        threads: threads(args.threads),
     })
     .code()
 }
