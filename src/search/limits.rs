@@ -16,21 +16,21 @@ pub(crate) struct Limits {
     pub(crate) nodes: Option<u64>,
     pub(crate) time: Option<Duration>,
     pub(crate) cancel: Option<Arc<AtomicBool>>,
-    pub(crate) overtaken: Option<Overtaken>,
+    pub(crate) cutoff: Option<Cutoff>,
 }
 
-/// A subproblem's place in split order and the shared lowest place where a solution was
-/// found: the subproblem's search stops once a solution is found before it (its own
-/// result can no longer be the first).
+/// A subproblem's place in split order and the shared place from which results are no
+/// longer needed (a solution was found there, or the results before it reached a limit):
+/// the subproblem's search stops once the cutoff falls below its place.
 #[derive(Clone, Debug)]
-pub(crate) struct Overtaken {
-    pub(crate) first_found: Arc<AtomicUsize>,
+pub(crate) struct Cutoff {
+    pub(crate) at: Arc<AtomicUsize>,
     pub(crate) place: usize,
 }
 
-impl Overtaken {
-    fn is_overtaken(&self) -> bool {
-        self.first_found.load(Ordering::Relaxed) < self.place
+impl Cutoff {
+    fn is_cut(&self) -> bool {
+        self.at.load(Ordering::Relaxed) < self.place
     }
 }
 
@@ -40,7 +40,7 @@ pub(crate) struct Budget {
     nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
-    overtaken: Option<Overtaken>,
+    cutoff: Option<Cutoff>,
 }
 
 impl Budget {
@@ -50,7 +50,7 @@ impl Budget {
             nodes: u64::MAX,
             deadline: None,
             cancel: None,
-            overtaken: None,
+            cutoff: None,
         }
     }
 
@@ -59,7 +59,7 @@ impl Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.and_then(|t| now.checked_add(t)),
             cancel: limits.cancel.clone(),
-            overtaken: limits.overtaken.clone(),
+            cutoff: limits.cutoff.clone(),
         }
     }
 
@@ -82,7 +82,7 @@ impl Budget {
                 return Some(StopReason::Cancelled);
             }
         }
-        if self.overtaken.as_ref().is_some_and(Overtaken::is_overtaken) {
+        if self.cutoff.as_ref().is_some_and(Cutoff::is_cut) {
             return Some(StopReason::Cancelled);
         }
         match self.deadline {

@@ -2,6 +2,7 @@
 //! solution iteration.
 
 mod branch;
+mod in_order;
 mod limits;
 mod nogoods;
 mod outcome;

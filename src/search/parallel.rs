@@ -11,9 +11,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
-use super::limits::Overtaken;
+use super::in_order::run_in_order;
+use super::limits::Cutoff;
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::solver::Solver;
 
@@ -116,28 +115,22 @@ impl Solver {
     /// # Ok::<(), bitcsp::ModelError>(())
     /// ```
     pub fn solve_parallel(&mut self, threads: usize) -> SolveResult {
-        let first_found = Arc::new(AtomicUsize::new(usize::MAX));
         let mut found = None;
         let mut later = None;
         let stop = self.run_split(
             threads,
-            |solver, place| {
-                solver.set_overtaken(Some(Overtaken {
-                    first_found: Arc::clone(&first_found),
-                    place,
-                }));
-                match solver.solve() {
-                    SolveResult::Solution(s) => {
-                        first_found.fetch_min(place, Ordering::Relaxed);
-                        Part::found(s)
-                    }
-                    SolveResult::Unsatisfiable => Part::default(),
-                    SolveResult::Stopped(reason) => Part {
-                        // Overtaken: an earlier subproblem holds the answer.
-                        stop: (first_found.load(Ordering::Relaxed) >= place).then_some(reason),
-                        ..Part::default()
-                    },
+            |solver, cutoff| match solver.solve() {
+                SolveResult::Solution(s) => {
+                    // The subproblems after this one can no longer hold the first.
+                    cutoff.at.fetch_min(cutoff.place, Ordering::Relaxed);
+                    Part::found(s)
                 }
+                SolveResult::Unsatisfiable => Part::default(),
+                SolveResult::Stopped(reason) => Part {
+                    // Cut off: an earlier subproblem holds the answer.
+                    stop: (cutoff.at.load(Ordering::Relaxed) >= cutoff.place).then_some(reason),
+                    ..Part::default()
+                },
             },
             |part| match part.solutions.into_iter().next() {
                 Some(s) if part.stop.is_none() && later.is_none() => {
@@ -170,13 +163,14 @@ impl Solver {
         (all, stop)
     }
 
-    /// Splits, runs `work` on the subproblems a window at a time in a pool of `threads`,
-    /// and hands each result to `consume` in split order until it returns false; returns
-    /// the first stop reason met.
+    /// Splits, runs `work` on the subproblems in a pool of `threads` (0: one per core), and
+    /// hands each result to `consume` in split order until it returns false or a result
+    /// carries a stop reason; returns the first stop reason met. Once the results are
+    /// settled, the subproblems still running after that place are cut off.
     fn run_split(
         &mut self,
         threads: usize,
-        work: impl Fn(&mut Solver, usize) -> Part + Sync + Send,
+        work: impl Fn(&mut Solver, &Cutoff) -> Part + Sync + Send,
         mut consume: impl FnMut(Part) -> bool,
     ) -> Option<StopReason> {
         self.begin_split();
@@ -187,17 +181,23 @@ impl Solver {
             .cancel
             .clone()
             .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
+        let cut_at = Arc::new(AtomicUsize::new(usize::MAX));
         let sink = self.progress_sink();
         let done = AtomicU64::new(0);
         let template: Solver = self.clone();
-        let run_one = |(place, sub): (usize, &Subproblem)| -> (Part, super::Statistics) {
+        let run_one = |place: usize, sub: &Subproblem| -> (Part, super::Statistics) {
             let mut solver = template.clone();
+            let cutoff = Cutoff {
+                at: Arc::clone(&cut_at),
+                place,
+            };
             solver.set_assumptions(sub.fixes.clone());
             solver.set_cancel_flag(Some(Arc::clone(&cancel)));
+            solver.set_cutoff(Some(cutoff.clone()));
             solver.set_progress_sink(None);
             let remaining = limits.time.map(|t| t.saturating_sub(started.elapsed()));
             solver.set_time_limit(remaining);
-            let result = work(&mut solver, place);
+            let result = work(&mut solver, &cutoff);
             let share = (sub.weight * 1e9) as u64;
             let total = done.fetch_add(share, Ordering::Relaxed) + share;
             if let Some(sink) = &sink {
@@ -205,29 +205,28 @@ impl Solver {
             }
             (result, solver.stats())
         };
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .ok();
-        let workers = pool.as_ref().map_or(1, |p| p.current_num_threads());
+        let workers = match threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
         let mut stop = None;
-        let placed: Vec<(usize, &Subproblem)> = subproblems.iter().enumerate().collect();
-        'windows: for window in placed.chunks(4 * workers) {
-            let results: Vec<(Part, super::Statistics)> = match &pool {
-                Some(pool) => pool.install(|| window.par_iter().copied().map(run_one).collect()),
-                None => window.iter().copied().map(run_one).collect(),
-            };
-            for (part, stats) in results {
+        let mut place = 0;
+        run_in_order(
+            &subproblems,
+            workers,
+            4 * workers,
+            run_one,
+            |(part, stats)| {
                 self.absorb(&stats);
                 stop = stop.or(part.stop);
-                if !consume(part) {
-                    break 'windows;
+                let go_on = consume(part) && stop.is_none();
+                if !go_on {
+                    cut_at.fetch_min(place, Ordering::Relaxed);
                 }
-            }
-            if stop.is_some() {
-                break;
-            }
-        }
+                place += 1;
+                go_on
+            },
+        );
         self.end_split(stop);
         self.set_assumptions(Vec::new());
         stop

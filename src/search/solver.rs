@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
-use super::limits::{Budget, Limits, Overtaken};
+use super::limits::{Budget, Cutoff, Limits};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::restarts::{RestartPlan, Restarts};
@@ -573,10 +573,10 @@ impl Solver {
         &self.limits
     }
 
-    /// Stops the following searches once a solution is found before this subproblem (see
-    /// [`Overtaken`]).
-    pub(super) fn set_overtaken(&mut self, overtaken: Option<Overtaken>) {
-        self.limits.overtaken = overtaken;
+    /// Stops the following searches once the split's results are settled before this
+    /// subproblem (see [`Cutoff`]).
+    pub(super) fn set_cutoff(&mut self, cutoff: Option<Cutoff>) {
+        self.limits.cutoff = cutoff;
     }
 
     /// Adds a subproblem's statistics to this solver's.
