@@ -1,87 +1,9 @@
-//! Cheap bounds on the chromatic number: a large clique found greedily (lower bound) and a
-//! DSATUR greedy colouring (upper bound).
+//! A cheap upper bound on the chromatic number: a DSATUR greedy colouring. (The lower
+//! bound, a large clique, is in `cliques`.)
 
 use std::collections::BinaryHeap;
 
 use super::graph::Graph;
-
-/// How many seed vertices the greedy clique search tries: all of them on small graphs, the
-/// highest-degree ones on large graphs.
-const CLIQUE_SEEDS: usize = 2000;
-
-/// A clique found greedily from many seeds: from each seed, repeatedly add the candidate
-/// with the most neighbours among the remaining candidates. Vertices ascending.
-pub fn greedy_clique(graph: &Graph) -> Vec<usize> {
-    let n = graph.num_vertices();
-    let mut seeds: Vec<usize> = (0..n).collect();
-    seeds.sort_by_key(|&v| std::cmp::Reverse(graph.degree(v)));
-    seeds.truncate(CLIQUE_SEEDS);
-    let mut best: Vec<usize> = seeds.first().map(|&v| vec![v]).unwrap_or_default();
-    for &seed in &seeds {
-        if graph.degree(seed) < best.len() {
-            continue; // cannot beat the best clique
-        }
-        let mut clique = vec![seed];
-        let mut candidates: Vec<u32> = graph.neighbours(seed).to_vec();
-        while !candidates.is_empty() {
-            if clique.len() + candidates.len() <= best.len() {
-                break;
-            }
-            let pick = candidates
-                .iter()
-                .copied()
-                .max_by_key(|&c| {
-                    (
-                        intersection_size(graph.neighbours(c as usize), &candidates),
-                        std::cmp::Reverse(c),
-                    )
-                })
-                .unwrap_or(candidates[0]);
-            clique.push(pick as usize);
-            let keep = graph.neighbours(pick as usize);
-            candidates.retain(|c| keep.binary_search(c).is_ok());
-        }
-        if clique.len() > best.len() {
-            best = clique;
-        }
-    }
-    best.sort_unstable();
-    best
-}
-
-/// A maximal clique containing `v`, grown greedily (most common neighbours first).
-pub fn clique_around(graph: &Graph, v: usize) -> Vec<usize> {
-    let mut clique = vec![v];
-    let mut candidates: Vec<u32> = graph.neighbours(v).to_vec();
-    while let Some(pick) = candidates.iter().copied().max_by_key(|&c| {
-        (
-            intersection_size(graph.neighbours(c as usize), &candidates),
-            std::cmp::Reverse(c),
-        )
-    }) {
-        clique.push(pick as usize);
-        let keep = graph.neighbours(pick as usize);
-        candidates.retain(|c| keep.binary_search(c).is_ok());
-    }
-    clique.sort_unstable();
-    clique
-}
-
-fn intersection_size(a: &[u32], b: &[u32]) -> usize {
-    let (mut i, mut j, mut count) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                count += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    count
-}
 
 /// DSATUR (Brélaz 1979): colour next the vertex with the most distinct colours among its
 /// neighbours, ties by most uncoloured neighbours, then lowest index; give it the smallest
@@ -152,17 +74,5 @@ mod tests {
         let c = dsatur(&g);
         assert!(g.is_proper_colouring(&c));
         assert_eq!(colours_used(&c), 3);
-    }
-
-    #[test]
-    fn greedy_clique_finds_the_triangles_of_a_wheel() {
-        let g = wheel(5);
-        let clique = greedy_clique(&g);
-        assert_eq!(clique.len(), 3);
-        for (i, &a) in clique.iter().enumerate() {
-            for &b in &clique[i + 1..] {
-                assert!(g.adjacent(a, b));
-            }
-        }
     }
 }

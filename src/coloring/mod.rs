@@ -1,6 +1,9 @@
 //! Graph colouring as a thin model: one variable per vertex over `k` colours, not-equal per
-//! edge, all-different on cliques (which prunes far more than the edges alone), and the
-//! colours of one large clique fixed to break the symmetry between colours.
+//! edge, all-different on cliques (which prunes far more than the edges alone: a clique of
+//! k vertices must use every colour once), and the colours of one large clique fixed to
+//! break the symmetry between colours. The cliques are grown greedily around each vertex,
+//! then around each edge that none of them holds (the 9×9 queen graph's rows and columns
+//! are found this way), once per graph.
 //!
 //! The chromatic number is found between a greedy-clique lower bound and a DSATUR upper
 //! bound by asking the engine for colourings with fewer and fewer colours, branching
@@ -17,10 +20,12 @@
 //! ```
 
 mod bounds;
+mod cliques;
 mod dimacs;
 mod graph;
 
-pub use bounds::{clique_around, colours_used, dsatur, greedy_clique};
+pub use bounds::{colours_used, dsatur};
+pub use cliques::{clique_around, greedy_clique};
 pub use dimacs::{DimacsError, DimacsWarning, Parsed, MAX_VERTICES};
 pub use graph::Graph;
 
@@ -29,6 +34,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use self::cliques::CliqueFinder;
 use crate::{
     Model, ModelError, SolveResult, Solver, StopReason, ValueSymmetry, VarId, VariableOrder,
 };
@@ -54,29 +60,119 @@ pub struct Limits {
 /// # Errors
 /// [`ModelError::EmptyDomain`] when `k = 0` and the graph has vertices.
 pub fn model(graph: &Graph, k: usize) -> Result<(Model, Vec<VarId>), ModelError> {
+    model_on(graph, k, &Cliques::of(graph))
+}
+
+/// [`model`] on cliques found beforehand.
+fn model_on(graph: &Graph, k: usize, cliques: &Cliques) -> Result<(Model, Vec<VarId>), ModelError> {
     let mut m = Model::new();
     let top = i32::try_from(k).map_err(|_| ModelError::EmptyDomain)? - 1;
     let vertices = m.new_vars(graph.num_vertices(), 0..=top)?;
     for (u, v) in graph.edges() {
         m.not_equal(vertices[u], vertices[v])?;
     }
-    for clique in distinct_cliques(graph) {
+    // The edges' cliques that can prune: a clique of k - 1 or k vertices (k: a permutation of
+    // the colours) gives hidden singles and pigeonhole failures that its edges alone do
+    // not; smaller ones only repeat the edges. At most as many as the vertices' cliques,
+    // so that graphs made of many overlapping large cliques (school1: 1,695 such) do not
+    // pay for them at every node.
+    let extra = cliques
+        .extra
+        .iter()
+        .filter(|c| c.len() + 1 >= k)
+        .take(cliques.around_vertices.len());
+    for clique in cliques.around_vertices.iter().chain(extra) {
         let vars: Vec<VarId> = clique.iter().map(|&v| vertices[v]).collect();
         m.all_different(&vars)?;
     }
     // Symmetry: any colouring can be renamed so that a given clique gets 0, 1, 2, ...
-    for (colour, &v) in greedy_clique(graph).iter().enumerate() {
+    for (colour, &v) in cliques.largest.iter().enumerate() {
         m.fix(vertices[v], colour as i32)?;
     }
     Ok((m, vertices))
 }
 
-/// One greedy maximal clique around each vertex, without repeats, of size three or more.
-fn distinct_cliques(graph: &Graph) -> BTreeSet<Vec<usize>> {
-    (0..graph.num_vertices())
-        .map(|v| clique_around(graph, v))
-        .filter(|c| c.len() >= 3)
-        .collect()
+/// The cliques a colouring model is built on, found once per graph.
+struct Cliques {
+    /// A large clique: the lower bound, and the vertices whose colours are fixed.
+    largest: Vec<usize>,
+    /// One greedy maximal clique around each vertex, without repeats, of size three or
+    /// more.
+    around_vertices: Vec<Vec<usize>>,
+    /// Greedy maximal cliques around the edges in no clique above, until every edge is in
+    /// one; of size three or more.
+    extra: Vec<Vec<usize>>,
+}
+
+impl Cliques {
+    fn of(graph: &Graph) -> Self {
+        let finder = CliqueFinder::new(graph);
+        let around_vertices: BTreeSet<Vec<usize>> = (0..graph.num_vertices())
+            .map(|v| finder.grow(&[v], 0))
+            .filter(|c| c.len() >= 3)
+            .collect();
+        let mut covered = Covered::new(graph);
+        for c in &around_vertices {
+            covered.mark(graph, c);
+        }
+        let mut extra = Vec::new();
+        for (u, v) in graph.edges() {
+            if covered.is_covered(graph, u, v) {
+                continue;
+            }
+            let c = finder.grow(&[u, v], 0);
+            covered.mark(graph, &c);
+            if c.len() >= 3 {
+                extra.push(c);
+            }
+        }
+        Cliques {
+            largest: cliques::largest_clique(&finder),
+            around_vertices: around_vertices.into_iter().collect(),
+            extra,
+        }
+    }
+}
+
+/// Which edges lie in a clique already chosen: one flag per entry of the adjacency lists.
+struct Covered {
+    start: Vec<usize>,
+    flags: Vec<bool>,
+}
+
+impl Covered {
+    fn new(graph: &Graph) -> Self {
+        let mut start = Vec::with_capacity(graph.num_vertices() + 1);
+        let mut total = 0;
+        for v in 0..graph.num_vertices() {
+            start.push(total);
+            total += graph.degree(v);
+        }
+        start.push(total);
+        Covered {
+            start,
+            flags: vec![false; total],
+        }
+    }
+
+    fn slot(&self, graph: &Graph, u: usize, v: usize) -> Option<usize> {
+        let i = graph.neighbours(u).binary_search(&(v as u32)).ok()?;
+        Some(self.start[u] + i)
+    }
+
+    fn is_covered(&self, graph: &Graph, u: usize, v: usize) -> bool {
+        self.slot(graph, u, v).is_some_and(|s| self.flags[s])
+    }
+
+    fn mark(&mut self, graph: &Graph, clique: &[usize]) {
+        for &a in clique {
+            for &b in clique {
+                if let Some(s) = self.slot(graph, a, b) {
+                    self.flags[s] = true;
+                }
+            }
+        }
+    }
 }
 
 /// The answer to "can `graph` be coloured with k colours?".
@@ -95,13 +191,23 @@ pub enum Decision {
 /// # Errors
 /// As [`model`].
 pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision, ModelError> {
+    decide(graph, k, limits, &Cliques::of(graph))
+}
+
+/// [`colour_with`] on cliques found beforehand.
+fn decide(
+    graph: &Graph,
+    k: usize,
+    limits: &Limits,
+    cliques: &Cliques,
+) -> Result<Decision, ModelError> {
     if graph.num_vertices() == 0 {
         return Ok(Decision::Colouring(Vec::new()));
     }
     if k == 0 {
         return Ok(Decision::Impossible);
     }
-    let (m, vertices) = model(graph, k)?;
+    let (m, vertices) = model_on(graph, k, cliques)?;
     let mut solver = Solver::new(&m);
     solver
         .set_variable_order(VariableOrder::MrvDynamicDegree)
@@ -165,8 +271,9 @@ const PROBE_NODES: u64 = 20_000;
 pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, ModelError> {
     let started = Instant::now();
     let colouring = dsatur(graph);
+    let cliques = Cliques::of(graph);
     let mut best = Chromatic {
-        lower: greedy_clique(graph).len(),
+        lower: cliques.largest.len(),
         upper: colours_used(&colouring),
         colouring,
         stopped: None,
@@ -194,7 +301,7 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             cancel: limits.cancel.clone(),
             threads: 1,
         };
-        match colour_with(graph, best.lower, &probe)? {
+        match decide(graph, best.lower, &probe, &cliques)? {
             Decision::Colouring(c) => {
                 best.upper = colours_used(&c);
                 best.colouring = c;
@@ -216,7 +323,7 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             time,
             ..limits.clone()
         };
-        match colour_with(graph, best.upper - 1, &step)? {
+        match decide(graph, best.upper - 1, &step, &cliques)? {
             Decision::Colouring(c) => {
                 best.upper = colours_used(&c);
                 best.colouring = c;
@@ -229,4 +336,48 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
         }
     }
     Ok(best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_edge_lies_in_a_clique_of_the_cover() {
+        // The 9×9 queen graph: the vertices' cliques miss some rows and columns, the
+        // edges' cliques complete them.
+        let n: usize = 9;
+        let mut edges = Vec::new();
+        for a in 0..n * n {
+            for b in a + 1..n * n {
+                let (r1, c1, r2, c2) = (a / n, a % n, b / n, b % n);
+                if r1 == r2 || c1 == c2 || r1.abs_diff(r2) == c1.abs_diff(c2) {
+                    edges.push((a, b));
+                }
+            }
+        }
+        let graph = Graph::from_edges(n * n, edges);
+        let cliques = Cliques::of(&graph);
+        let all: Vec<&Vec<usize>> = cliques
+            .around_vertices
+            .iter()
+            .chain(&cliques.extra)
+            .collect();
+        for (u, v) in graph.edges() {
+            assert!(
+                all.iter().any(|c| c.contains(&u) && c.contains(&v)),
+                "edge {u}-{v}"
+            );
+        }
+        for c in &all {
+            assert!(c.len() >= 3);
+            for (i, &a) in c.iter().enumerate() {
+                assert!(c[i + 1..].iter().all(|&b| graph.adjacent(a, b)));
+            }
+        }
+        // Every row and column is a clique of nine in the model (as posted for k = 9).
+        let nines = all.iter().filter(|c| c.len() == n).count();
+        assert!(nines >= 2 * n, "{nines} cliques of nine");
+        assert_eq!(cliques.largest.len(), n);
+    }
 }
