@@ -29,12 +29,12 @@ pub use cliques::{clique_around, greedy_clique};
 pub use dimacs::{DimacsError, DimacsWarning, Parsed, MAX_VERTICES};
 pub use graph::Graph;
 
-use std::collections::BTreeSet;
+use std::cell::OnceCell;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use self::cliques::CliqueFinder;
+use self::cliques::{clique_cover, CliqueCover, CliqueFinder};
 use crate::{
     Model, ModelError, SolveResult, Solver, StopReason, ValueSymmetry, VarId, VariableOrder,
 };
@@ -76,12 +76,13 @@ fn model_on(graph: &Graph, k: usize, cliques: &Cliques) -> Result<(Model, Vec<Va
     // not; smaller ones only repeat the edges. At most as many as the vertices' cliques,
     // so that graphs made of many overlapping large cliques (school1: 1,695 such) do not
     // pay for them at every node.
-    let extra = cliques
+    let cover = cliques.cover();
+    let extra = cover
         .extra
         .iter()
         .filter(|c| c.len() + 1 >= k)
-        .take(cliques.around_vertices.len());
-    for clique in cliques.around_vertices.iter().chain(extra) {
+        .take(cover.around_vertices.len());
+    for clique in cover.around_vertices.iter().chain(extra) {
         let vars: Vec<VarId> = clique.iter().map(|&v| vertices[v]).collect();
         m.all_different(&vars)?;
     }
@@ -92,86 +93,28 @@ fn model_on(graph: &Graph, k: usize, cliques: &Cliques) -> Result<(Model, Vec<Va
     Ok((m, vertices))
 }
 
-/// The cliques a colouring model is built on, found once per graph.
-struct Cliques {
+/// The cliques a colouring model is built on, found once per graph: the largest at once
+/// (the lower bound), the cover when a model is first built (a graph whose bounds meet
+/// never needs it).
+struct Cliques<'g> {
+    finder: CliqueFinder<'g>,
     /// A large clique: the lower bound, and the vertices whose colours are fixed.
     largest: Vec<usize>,
-    /// One greedy maximal clique around each vertex, without repeats, of size three or
-    /// more.
-    around_vertices: Vec<Vec<usize>>,
-    /// Greedy maximal cliques around the edges in no clique above, until every edge is in
-    /// one; of size three or more.
-    extra: Vec<Vec<usize>>,
+    cover: OnceCell<CliqueCover>,
 }
 
-impl Cliques {
-    fn of(graph: &Graph) -> Self {
+impl<'g> Cliques<'g> {
+    fn of(graph: &'g Graph) -> Self {
         let finder = CliqueFinder::new(graph);
-        let around_vertices: BTreeSet<Vec<usize>> = (0..graph.num_vertices())
-            .map(|v| finder.grow(&[v], 0))
-            .filter(|c| c.len() >= 3)
-            .collect();
-        let mut covered = Covered::new(graph);
-        for c in &around_vertices {
-            covered.mark(graph, c);
-        }
-        let mut extra = Vec::new();
-        for (u, v) in graph.edges() {
-            if covered.is_covered(graph, u, v) {
-                continue;
-            }
-            let c = finder.grow(&[u, v], 0);
-            covered.mark(graph, &c);
-            if c.len() >= 3 {
-                extra.push(c);
-            }
-        }
         Cliques {
             largest: cliques::largest_clique(&finder),
-            around_vertices: around_vertices.into_iter().collect(),
-            extra,
-        }
-    }
-}
-
-/// Which edges lie in a clique already chosen: one flag per entry of the adjacency lists.
-struct Covered {
-    start: Vec<usize>,
-    flags: Vec<bool>,
-}
-
-impl Covered {
-    fn new(graph: &Graph) -> Self {
-        let mut start = Vec::with_capacity(graph.num_vertices() + 1);
-        let mut total = 0;
-        for v in 0..graph.num_vertices() {
-            start.push(total);
-            total += graph.degree(v);
-        }
-        start.push(total);
-        Covered {
-            start,
-            flags: vec![false; total],
+            finder,
+            cover: OnceCell::new(),
         }
     }
 
-    fn slot(&self, graph: &Graph, u: usize, v: usize) -> Option<usize> {
-        let i = graph.neighbours(u).binary_search(&(v as u32)).ok()?;
-        Some(self.start[u] + i)
-    }
-
-    fn is_covered(&self, graph: &Graph, u: usize, v: usize) -> bool {
-        self.slot(graph, u, v).is_some_and(|s| self.flags[s])
-    }
-
-    fn mark(&mut self, graph: &Graph, clique: &[usize]) {
-        for &a in clique {
-            for &b in clique {
-                if let Some(s) = self.slot(graph, a, b) {
-                    self.flags[s] = true;
-                }
-            }
-        }
+    fn cover(&self) -> &CliqueCover {
+        self.cover.get_or_init(|| clique_cover(&self.finder))
     }
 }
 
@@ -358,11 +301,8 @@ mod tests {
         }
         let graph = Graph::from_edges(n * n, edges);
         let cliques = Cliques::of(&graph);
-        let all: Vec<&Vec<usize>> = cliques
-            .around_vertices
-            .iter()
-            .chain(&cliques.extra)
-            .collect();
+        let cover = cliques.cover();
+        let all: Vec<&Vec<usize>> = cover.around_vertices.iter().chain(&cover.extra).collect();
         for (u, v) in graph.edges() {
             assert!(
                 all.iter().any(|c| c.contains(&u) && c.contains(&v)),
