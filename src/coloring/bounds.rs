@@ -62,15 +62,9 @@ pub fn colours_used(colouring: &[usize]) -> usize {
 mod tests {
     use super::*;
 
-    fn wheel(spokes: usize) -> Graph {
-        let rim = (0..spokes).map(|i| (i, (i + 1) % spokes));
-        let hub = (0..spokes).map(|i| (i, spokes));
-        Graph::from_edges(spokes + 1, rim.chain(hub))
-    }
-
     #[test]
     fn dsatur_colours_properly_and_optimally_on_an_even_wheel() {
-        let g = wheel(6);
+        let g = Graph::wheel(6);
         let c = dsatur(&g);
         assert!(g.is_proper_colouring(&c));
         assert_eq!(colours_used(&c), 3);

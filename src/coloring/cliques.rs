@@ -273,12 +273,6 @@ impl Covered {
 mod tests {
     use super::*;
 
-    fn wheel(spokes: usize) -> Graph {
-        let rim = (0..spokes).map(|i| (i, (i + 1) % spokes));
-        let hub = (0..spokes).map(|i| (i, spokes));
-        Graph::from_edges(spokes + 1, rim.chain(hub))
-    }
-
     fn is_clique(g: &Graph, c: &[usize]) -> bool {
         c.iter()
             .enumerate()
@@ -303,7 +297,7 @@ mod tests {
 
     #[test]
     fn greedy_clique_finds_the_triangles_of_a_wheel() {
-        let g = wheel(5);
+        let g = Graph::wheel(5);
         let clique = greedy_clique(&g);
         assert_eq!(clique.len(), 3);
         assert!(is_clique(&g, &clique));

@@ -30,6 +30,15 @@ impl Graph {
         }
     }
 
+    /// A wheel: a rim of `spokes` vertices, each joined to a hub (vertex `spokes`). For
+    /// tests.
+    #[cfg(test)]
+    pub(crate) fn wheel(spokes: usize) -> Self {
+        let rim = (0..spokes).map(|i| (i, (i + 1) % spokes));
+        let hub = (0..spokes).map(|i| (i, spokes));
+        Graph::from_edges(spokes + 1, rim.chain(hub))
+    }
+
     /// The number of vertices.
     pub fn num_vertices(&self) -> usize {
         self.adjacency.len()
