@@ -103,8 +103,7 @@ impl Solver {
     /// once one finds a solution the later ones stop, while the earlier ones finish (one of
     /// them may hold a solution that comes first). The answer does not depend on
     /// `threads`. The node limit applies to each subproblem, the time limit to the whole
-    /// call; when a limit stops a subproblem before the first solution, a solution found
-    /// further on is still returned (it is a solution, if not the first).
+    /// call; a limit that stops a subproblem before the first solution stops the call.
     ///
     /// ```
     /// use bitcsp::{queens, Solver};
@@ -116,7 +115,6 @@ impl Solver {
     /// ```
     pub fn solve_parallel(&mut self, threads: usize) -> SolveResult {
         let mut found = None;
-        let mut later = None;
         let stop = self.run_split(
             threads,
             |solver, cutoff| match solver.solve() {
@@ -126,25 +124,19 @@ impl Solver {
                     Part::found(s)
                 }
                 SolveResult::Unsatisfiable => Part::default(),
+                // Cut off or not, a stopped subproblem decides nothing: if it was cut
+                // off, an earlier one holds the answer and this one is never looked at.
                 SolveResult::Stopped(reason) => Part {
-                    // Cut off: an earlier subproblem holds the answer.
-                    stop: (cutoff.at.load(Ordering::Relaxed) >= cutoff.place).then_some(reason),
+                    stop: Some(reason),
                     ..Part::default()
                 },
             },
-            |part| match part.solutions.into_iter().next() {
-                Some(s) if part.stop.is_none() && later.is_none() => {
-                    found = Some(s);
-                    false
-                }
-                Some(s) => {
-                    later.get_or_insert(s);
-                    true
-                }
-                None => true,
+            |part| {
+                found = part.solutions.into_iter().next();
+                found.is_none()
             },
         );
-        match (found.or(later), stop) {
+        match (found, stop) {
             (Some(s), _) => SolveResult::Solution(s),
             (None, Some(reason)) => SolveResult::Stopped(reason),
             (None, None) => SolveResult::Unsatisfiable,
