@@ -38,6 +38,7 @@ impl Solver {
         let mut count = 0u64;
         let stop = self.run_split(
             threads,
+            Lookahead::Unbounded,
             |solver, _| {
                 let c = solver.count(limit);
                 Part {
@@ -77,6 +78,7 @@ impl Solver {
         let mut seen = 0u64;
         self.run_split(
             threads,
+            Lookahead::PerWorker,
             |solver, _| {
                 let solutions: Vec<Solution> = solver.solutions().take(per_part).collect();
                 Part {
@@ -117,6 +119,7 @@ impl Solver {
         let mut found = None;
         let stop = self.run_split(
             threads,
+            Lookahead::Unbounded,
             |solver, cutoff| match solver.solve() {
                 SolveResult::Solution(s) => {
                     // The subproblems after this one can no longer hold the first.
@@ -162,6 +165,7 @@ impl Solver {
     fn run_split(
         &mut self,
         threads: usize,
+        lookahead: Lookahead,
         work: impl Fn(&mut Solver, &Cutoff) -> Part + Sync + Send,
         mut consume: impl FnMut(Part) -> bool,
     ) -> Option<StopReason> {
@@ -203,10 +207,14 @@ impl Solver {
         };
         let mut stop = None;
         let mut place = 0;
+        let lookahead = match lookahead {
+            Lookahead::PerWorker => 4 * workers,
+            Lookahead::Unbounded => subproblems.len(),
+        };
         run_in_order(
             &subproblems,
             workers,
-            4 * workers,
+            lookahead,
             run_one,
             |(part, stats)| {
                 self.absorb(&stats);
@@ -267,6 +275,15 @@ fn stop_of(status: CountStatus) -> Option<StopReason> {
         CountStatus::Stopped(r) => Some(r),
         _ => None,
     }
+}
+
+/// How many results may wait to be handed back, behind a subproblem still running.
+enum Lookahead {
+    /// Four per worker: results that hold solutions take memory.
+    PerWorker,
+    /// Any number: a count or a first solution is small, and an idle worker may as well
+    /// go on (otherwise one long subproblem leaves the others waiting).
+    Unbounded,
 }
 
 /// What one subproblem found.
