@@ -18,6 +18,10 @@ use super::graph::Graph;
 /// tenth of a second on a graph of 450 vertices and 16,680 edges.
 pub(crate) const MOVES: u64 = 200_000;
 
+/// The largest vertices × colours table tabu search keeps (12 bytes an entry: 48 MiB). A
+/// move scans every vertex, so graphs that large would also make each attempt slow.
+const MAX_TABLE: usize = 1 << 22;
+
 /// A proper colouring of `graph` with colours `0..k`, found by tabu search from `start`
 /// (colours `k` and above are first renamed into `0..k`), or `None` once `moves` moves or
 /// the `deadline` have passed.
@@ -29,7 +33,7 @@ pub(crate) fn tabu_colouring(
     deadline: Option<Instant>,
 ) -> Option<Vec<usize>> {
     let n = graph.num_vertices();
-    if k == 0 || n == 0 || start.len() != n {
+    if k == 0 || n == 0 || start.len() != n || n.saturating_mul(k) > MAX_TABLE {
         return (n == 0).then(Vec::new);
     }
     let mut state = State::new(graph, k, start);
@@ -188,5 +192,14 @@ mod tests {
         let start: Vec<usize> = (0..9).collect();
         assert_eq!(tabu_colouring(&graph, 8, &start, 5_000, None), None);
         assert_eq!(tabu_colouring(&graph, 9, &start, 5_000, None), Some(start));
+    }
+
+    #[test]
+    fn declines_graphs_beyond_its_table() {
+        let n = (MAX_TABLE / 4) + 1;
+        let graph = Graph::from_edges(n, [(0, 1)]);
+        let start = vec![0; n];
+        assert_eq!(tabu_colouring(&graph, 4, &start, 10, None), None);
+        assert!(tabu_colouring(&graph, 2, &start, 10, None).is_some());
     }
 }
