@@ -20,7 +20,7 @@ struct Queue<R> {
 
 /// Runs `work(i, &items[i])` for every item on `workers` threads and hands the results to
 /// `consume` in list order, on the calling thread, until it returns false. A panic in
-/// `work` stops the other workers taking items and resumes on the calling thread.
+/// `work` or `consume` stops the workers taking items and resumes on the calling thread.
 pub(crate) fn run_in_order<T: Sync, R: Send>(
     items: &[T],
     workers: usize,
@@ -51,9 +51,13 @@ pub(crate) fn run_in_order<T: Sync, R: Send>(
             });
         }
         for i in 0..items.len() {
-            let result = wait_for(&queue, &changed, i);
+            // A panic here, in `work` or in `consume`, must still release the workers
+            // (they may be waiting for the consumer to move on), so it is caught and
+            // resumed once they have stopped.
+            let result = wait_for(&queue, &changed, i)
+                .and_then(|r| panic::catch_unwind(AssertUnwindSafe(|| consume(r))));
             let go_on = match result {
-                Ok(r) => consume(r),
+                Ok(go_on) => go_on,
                 Err(payload) => {
                     panicked = Some(payload);
                     false
@@ -172,6 +176,24 @@ mod tests {
                 x
             },
             |_| true,
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "consumer")]
+    fn a_panic_in_the_consumer_releases_the_workers() {
+        // Workers wait for the consumer once they are `lookahead` items ahead: a consumer
+        // that panics must not leave them waiting forever.
+        let items: Vec<usize> = (0..100).collect();
+        run_in_order(
+            &items,
+            2,
+            2,
+            |_, &x| x,
+            |x| {
+                assert!(x != 3, "consumer");
+                true
+            },
         );
     }
 }
