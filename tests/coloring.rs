@@ -1,6 +1,8 @@
 //! Graph colouring: chromatic numbers from the literature, brute force on random graphs,
 //! DIMACS errors, and the command line.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 mod common;
@@ -241,6 +243,28 @@ fn command_line_decides_k_colourability() {
         "unsatisfiable\n"
     );
     assert_eq!(bitcsp(&["color", "--colors", "4", &file]).2, Some(1));
+}
+
+#[test]
+fn colouring_searches_publish_their_progress() {
+    // myciel4 has no 4-colouring: the search explores its whole tree, so the share
+    // published ends at one (in parts per billion), on one thread and on two.
+    let graph = load("myciel4");
+    for threads in [1, 2] {
+        let sink = Arc::new(AtomicU64::new(0));
+        let limits = Limits {
+            threads,
+            progress: Some(Arc::clone(&sink)),
+            ..Limits::default()
+        };
+        let decision = coloring::colour_with(&graph, 4, &limits).unwrap();
+        assert_eq!(decision, Decision::Impossible);
+        assert_eq!(
+            sink.load(Ordering::Relaxed),
+            1_000_000_000,
+            "{threads} threads"
+        );
+    }
 }
 
 #[test]

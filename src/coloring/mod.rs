@@ -32,7 +32,7 @@ pub use dimacs::{DimacsError, DimacsWarning, Parsed, MAX_VERTICES};
 pub use graph::Graph;
 
 use std::cell::OnceCell;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,10 @@ pub struct Limits {
     /// The colouring found does not depend on it. The chromatic number's bottom-up
     /// probes, small searches on a node budget, stay on the calling thread.
     pub threads: usize,
+    /// Where each k-colourability search publishes the share of its tree explored (parts
+    /// per billion, as [`Solver::set_progress_sink`]); it starts again from 0 for each
+    /// number of colours tried.
+    pub progress: Option<Arc<AtomicU64>>,
 }
 
 /// The engine model for colouring `graph` with colours `0..k`, and its vertex variables.
@@ -159,7 +163,8 @@ fn decide(
         .set_value_symmetry(ValueSymmetry::Interchangeable)
         .set_time_limit(limits.time)
         .set_node_limit(limits.nodes)
-        .set_cancel_flag(limits.cancel.clone());
+        .set_cancel_flag(limits.cancel.clone())
+        .set_progress_sink(limits.progress.clone());
     let result = if limits.threads > 1 {
         solver.solve_parallel(limits.threads)
     } else {
@@ -247,6 +252,7 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             nodes: Some(limits.nodes.map_or(PROBE_NODES, |n| n.min(PROBE_NODES))),
             cancel: limits.cancel.clone(),
             threads: 1,
+            progress: limits.progress.clone(),
         };
         match decide(graph, best.lower, &probe, &cliques)? {
             Decision::Colouring(c) => {

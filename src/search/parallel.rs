@@ -171,7 +171,7 @@ impl Solver {
     ) -> Option<StopReason> {
         self.begin_split();
         let started = Instant::now();
-        let subproblems = self.split();
+        let (subproblems, settled) = self.split();
         let limits = self.limits().clone();
         let cancel = limits
             .cancel
@@ -179,7 +179,8 @@ impl Solver {
             .unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
         let cut_at = Arc::new(AtomicUsize::new(usize::MAX));
         let sink = self.progress_sink();
-        let done = AtomicU64::new(0);
+        // The progress counts the subtrees the split settled as explored.
+        let done = AtomicU64::new((settled * 1e9) as u64);
         let template: Solver = self.clone();
         let run_one = |place: usize, sub: &Subproblem| -> (Part, super::Statistics) {
             let mut solver = template.clone();
@@ -207,6 +208,7 @@ impl Solver {
         };
         let mut stop = None;
         let mut place = 0;
+        let mut halted = false;
         let lookahead = match lookahead {
             Lookahead::PerWorker => 4 * workers,
             Lookahead::Unbounded => subproblems.len(),
@@ -222,18 +224,25 @@ impl Solver {
                 let go_on = consume(part) && stop.is_none();
                 if !go_on {
                     cut_at.fetch_min(place, Ordering::Relaxed);
+                    halted = true;
                 }
                 place += 1;
                 go_on
             },
         );
+        if let (false, Some(sink)) = (halted, &sink) {
+            // Every subtree explored: exactly one, whatever the rounding of the shares.
+            sink.store(1_000_000_000, Ordering::Relaxed);
+        }
         self.end_split(stop);
         self.set_assumptions(Vec::new());
         stop
     }
 
-    /// The subproblems, in the order a depth-first search would meet them.
-    fn split(&mut self) -> Vec<Subproblem> {
+    /// The subproblems, in the order a depth-first search would meet them, and the share
+    /// of the tree the split itself settled (subtrees whose root failed).
+    fn split(&mut self) -> (Vec<Subproblem>, f64) {
+        let mut settled = 0.0;
         let mut level = vec![Subproblem {
             fixes: Vec::new(),
             weight: 1.0,
@@ -247,7 +256,7 @@ impl Solver {
             for sub in level {
                 self.set_assumptions(sub.fixes.clone());
                 match self.root_branch() {
-                    Err(()) => {} // no solution below: drop it
+                    Err(()) => settled += sub.weight, // no solution below: drop it
                     Ok(None) => next.push(sub),
                     Ok(Some((var, values))) => {
                         split_any = true;
@@ -266,7 +275,7 @@ impl Solver {
             }
         }
         self.set_assumptions(Vec::new());
-        level
+        (level, settled)
     }
 }
 

@@ -9,6 +9,7 @@ use bitcsp::coloring::{self, Decision, Graph, Limits};
 
 use crate::exit::Outcome;
 use crate::interrupt;
+use crate::progress::SearchProgress;
 
 /// Settings of one run.
 #[derive(Clone, Debug)]
@@ -26,16 +27,19 @@ pub fn run(settings: &Settings) -> Outcome {
     let Some(graph) = read_graph(&settings.file) else {
         return Outcome::FAILED;
     };
+    let progress = SearchProgress::start_for("of the search at this number of colours");
     let limits = Limits {
         time: settings.time_limit,
         nodes: settings.node_limit,
         cancel: Some(interrupt::flag()),
         threads: settings.threads,
+        progress: Some(progress.sink()),
     };
     let (first_line, colouring, outcome) = match settings.colors {
         Some(k) => decide(&graph, k, &limits),
         None => chromatic(&graph, &limits),
     };
+    progress.finish();
     let mut out = io::BufWriter::new(io::stdout());
     let _ = writeln!(out, "{first_line}");
     if let Some(colouring) = &colouring {

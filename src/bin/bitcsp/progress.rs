@@ -66,16 +66,20 @@ pub struct SearchProgress {
 impl SearchProgress {
     /// Starts the bar (when stderr is a terminal).
     pub fn start() -> Self {
+        Self::start_for("of the search tree")
+    }
+
+    /// Starts the bar, saying what its percentage is of.
+    pub fn start_for(what: &str) -> Self {
+        let template = format!("{{bar:40}} {{percent}}% {what} ({{elapsed}})");
         let sink = Arc::new(AtomicU64::new(0));
         let stop = Arc::new(AtomicBool::new(false));
         let painter = std::io::stderr().is_terminal().then(|| {
             let (sink, stop) = (Arc::clone(&sink), Arc::clone(&stop));
             std::thread::spawn(move || {
                 let bar = ProgressBar::new(1_000_000_000).with_style(
-                    ProgressStyle::with_template(
-                        "{bar:40} {percent}% of the search tree ({elapsed})",
-                    )
-                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    ProgressStyle::with_template(&template)
+                        .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
                 while !stop.load(Ordering::Relaxed) {
                     bar.set_position(sink.load(Ordering::Relaxed));
