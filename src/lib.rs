@@ -38,6 +38,7 @@ mod propagate;
 mod search;
 mod store;
 mod trail;
+mod xorshift;
 
 // Thin models on top of the core.
 pub mod coloring;

@@ -209,7 +209,7 @@ fn time_and_node_limits_apply_to_every_command() {
         "sudoku",
         "count",
         "--limit",
-        "100000",
+        "100000000",
         "--time-limit",
         "0.05",
         &empty,

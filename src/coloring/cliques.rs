@@ -7,9 +7,11 @@
 //! their adjacency as bitset rows, so a candidate's score is a few ANDs and popcounts
 //! rather than a merge of two sorted lists.
 
+use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
 use super::graph::Graph;
+use crate::constraints::set_bits;
 
 /// How many seed vertices the greedy clique search tries: all of them on small graphs, the
 /// highest-degree ones on large graphs.
@@ -54,7 +56,7 @@ impl<'g> CliqueFinder<'g> {
         let Some((&first, rest)) = start.split_first() else {
             return clique;
         };
-        let common = |c: &&u32| rest.iter().all(|&v| self.graph.adjacent(**c as usize, v));
+        let common = |&&c: &&u32| rest.iter().all(|&v| self.graph.adjacent(c as usize, v));
         let candidates: Vec<u32> = self
             .graph
             .neighbours(first)
@@ -81,20 +83,15 @@ impl<'g> CliqueFinder<'g> {
 
     fn grow_by_rows(&self, clique: &mut Vec<usize>, set: &mut [u64], mut left: usize, beat: usize) {
         while left > 0 && clique.len() + left > beat {
-            let mut best = (0, usize::MAX);
-            for (k, &word) in set.iter().enumerate() {
-                let mut w = word;
-                while w != 0 {
-                    let c = k * 64 + w.trailing_zeros() as usize;
-                    w &= w - 1;
-                    let score = and_count(self.row(c), set);
-                    // Strictly more: the lowest index wins ties.
-                    if best.1 == usize::MAX || score > best.0 {
-                        best = (score, c);
-                    }
-                }
-            }
-            let pick = best.1;
+            let candidates = set
+                .iter()
+                .enumerate()
+                .flat_map(|(k, &word)| set_bits(word).map(move |b| k * 64 + b));
+            // The lowest index wins ties.
+            let Some(pick) = candidates.max_by_key(|&c| (and_count(self.row(c), set), Reverse(c)))
+            else {
+                return;
+            };
             clique.push(pick);
             let row = self.row(pick);
             left = 0;
@@ -170,8 +167,7 @@ pub(crate) fn largest_clique(finder: &CliqueFinder<'_>) -> Vec<usize> {
             best = clique;
         }
     }
-    best.sort_unstable();
-    best
+    best // grown cliques come sorted
 }
 
 /// A maximal clique containing `v`, grown greedily (most common neighbours first).
@@ -272,6 +268,7 @@ impl Covered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::xorshift::XorShift;
 
     fn is_clique(g: &Graph, c: &[usize]) -> bool {
         c.iter()
@@ -280,14 +277,11 @@ mod tests {
     }
 
     /// A random graph on `n` vertices with each edge present with probability `p / 100`.
-    fn random_graph(n: usize, p: u64, seed: &mut u64) -> Graph {
+    fn random_graph(n: usize, p: u64, random: &mut XorShift) -> Graph {
         let mut edges = Vec::new();
         for u in 0..n {
             for v in u + 1..n {
-                *seed ^= *seed << 13;
-                *seed ^= *seed >> 7;
-                *seed ^= *seed << 17;
-                if *seed % 100 < p {
+                if random.next_u64() % 100 < p {
                     edges.push((u, v));
                 }
             }
@@ -305,9 +299,9 @@ mod tests {
 
     #[test]
     fn bitset_rows_grow_the_same_cliques_as_sorted_lists() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut random = XorShift(0x9E37_79B9_7F4A_7C15);
         for (n, p) in [(20, 30), (70, 50), (130, 80), (90, 10)] {
-            let g = random_graph(n, p, &mut seed);
+            let g = random_graph(n, p, &mut random);
             let rows = CliqueFinder::new(&g);
             let lists = CliqueFinder {
                 graph: &g,

@@ -39,6 +39,25 @@ impl Graph {
         Graph::from_edges(spokes + 1, rim.chain(hub))
     }
 
+    /// A graph with a hidden `k`-colouring, for tests: vertex `v` has colour `v % k`, each
+    /// pair of differently coloured vertices is an edge with probability `percent` / 100,
+    /// and vertices `0..k` (one of each colour) form a clique, so the chromatic number is
+    /// `k`.
+    #[cfg(test)]
+    pub(crate) fn planted(n: usize, k: usize, percent: u64, seed: u64) -> Self {
+        let mut random = crate::xorshift::XorShift(seed);
+        let clique = (0..k).flat_map(|a| (a + 1..k).map(move |b| (a, b)));
+        let mut edges: Vec<(usize, usize)> = clique.collect();
+        for a in 0..n {
+            for b in a + 1..n {
+                if random.next_u64() % 100 < percent && a % k != b % k {
+                    edges.push((a, b));
+                }
+            }
+        }
+        Graph::from_edges(n, edges)
+    }
+
     /// The number of vertices.
     pub fn num_vertices(&self) -> usize {
         self.adjacency.len()

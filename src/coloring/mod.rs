@@ -355,22 +355,8 @@ mod tests {
         // vertex of each colour joined into a clique: the chromatic number is 10. DSATUR
         // needs 22 colours, and with 2,000 nodes per search the exhaustive search alone
         // stops at 19.
-        let (n, k) = (200, 10);
-        let mut seed = 0x5DEE_CE66_D1CE_4E5Bu64;
-        let mut edges: Vec<(usize, usize)> = (0..k)
-            .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
-            .collect();
-        for a in 0..n {
-            for b in a + 1..n {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                if a % k != b % k && seed % 100 < 40 {
-                    edges.push((a, b));
-                }
-            }
-        }
-        let graph = Graph::from_edges(n, edges);
+        let k = 10;
+        let graph = Graph::planted(200, k, 40, 0x5DEE_CE66_D1CE_4E5B);
         assert!(colours_used(&dsatur(&graph)) > k);
         let limits = Limits {
             nodes: Some(2_000),

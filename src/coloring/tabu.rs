@@ -13,6 +13,7 @@
 use std::time::Instant;
 
 use super::graph::Graph;
+use crate::xorshift::XorShift;
 
 /// Moves tried per attempt at `k` colours: an attempt at an impossible `k` costs about a
 /// tenth of a second on a graph of 450 vertices and 16,680 edges.
@@ -37,7 +38,7 @@ pub(crate) fn tabu_colouring(
         return (n == 0).then(Vec::new);
     }
     let mut state = State::new(graph, k, start);
-    let mut random = Random(0x2545_F491_4F6C_DD1D ^ (k as u64) << 32 ^ n as u64);
+    let mut random = XorShift(0x2545_F491_4F6C_DD1D ^ (k as u64) << 32 ^ n as u64);
     let mut best_conflicts = state.conflicts;
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     for iteration in 0..moves {
@@ -133,48 +134,16 @@ impl State {
     }
 }
 
-/// xorshift64: the search's tie-breaks and tenures.
-struct Random(u64);
-
-impl Random {
-    /// A number in `0..bound` (0 when `bound` is 0).
-    fn below(&mut self, bound: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        if bound == 0 {
-            0
-        } else {
-            (self.0 % bound as u64) as usize
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::coloring::{colours_used, dsatur};
 
-    /// A graph on `n` vertices whose vertex `v` has hidden colour `v % k`, with random
-    /// edges between different hidden colours (density `p` per cent).
-    fn planted(n: usize, k: usize, p: u64, seed: u64) -> Graph {
-        let mut random = Random(seed);
-        let mut edges = Vec::new();
-        for a in 0..n {
-            for b in a + 1..n {
-                if a % k != b % k && (random.below(100) as u64) < p {
-                    edges.push((a, b));
-                }
-            }
-        }
-        Graph::from_edges(n, edges)
-    }
-
     #[test]
     fn finds_planted_colourings_that_dsatur_misses() {
         let mut beaten = 0;
         for seed in 1..=6 {
-            let graph = planted(150, 8, 35, seed);
+            let graph = Graph::planted(150, 8, 35, seed);
             let start = dsatur(&graph);
             let found = tabu_colouring(&graph, 8, &start, MOVES, None);
             let colouring = found.expect("a planted 8-colouring");

@@ -305,13 +305,9 @@ mod tests {
     }
 
     /// A reproducible stream of pseudo-random words.
-    fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        }
+    fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+        let mut random = crate::xorshift::XorShift(seed);
+        move || random.next_u64()
     }
 
     #[test]

@@ -598,19 +598,17 @@ mod tests {
     fn byte_masks_agree_with_comparing_each_byte() {
         // Every byte value at every position, against every value compared with, plus
         // neighbours that could carry or borrow into the byte looked at.
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        let mut random = crate::xorshift::XorShift(0x2545_F491_4F6C_DD1D);
         for value in 0..=255u8 {
             for round in 0..8 {
                 let mut bytes = [0u8; 64];
                 for (i, b) in bytes.iter_mut().enumerate() {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
+                    let word = random.next_u64();
                     *b = match (i + round) % 4 {
                         0 => value,
                         1 => value.wrapping_add(1),
                         2 => value.wrapping_sub(1),
-                        _ => state as u8,
+                        _ => word as u8,
                     };
                 }
                 let (equal, above_one) = byte_masks(&bytes, 64, value);

@@ -15,7 +15,7 @@ use super::stats::Statistics;
 use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
 use crate::constraints::{is_single, Constraint};
 use crate::model::Model;
-use crate::propagate::Engine;
+use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
 
 /// One branching decision on the search stack: `var = value` was tried at this level.
@@ -630,12 +630,7 @@ impl Solver {
             // As the search's refutation does: past an unused value of interchangeable
             // values, every unused value is done with (see `fresh_values`).
             let fresh = self.fresh_values(var, value);
-            let refuted = if fresh != 0 {
-                self.engine.remove_mask(var, fresh)
-            } else {
-                self.engine.remove(var, value)
-            };
-            if refuted.is_err() {
+            if self.refute(var, value, fresh).is_err() {
                 break;
             }
         }
@@ -660,12 +655,9 @@ impl Solver {
             }
             // The refuted branch holds the other values of the variable.
             self.current_weight = frame.weight - frame.weight / f64::from(frame.values);
-            let refuted = if frame.fresh != 0 {
-                self.engine.remove_mask(frame.var as usize, frame.fresh)
-            } else {
-                self.engine.remove(frame.var as usize, frame.value)
-            };
-            let ok = refuted.is_ok()
+            let ok = self
+                .refute(frame.var as usize, frame.value, frame.fresh)
+                .is_ok()
                 && self
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
@@ -731,6 +723,16 @@ impl Solver {
 
     /// With interchangeable values, the values of `var` that no fixed variable uses, if
     /// `value` is one of them; 0 otherwise.
+    /// Refutes `var = value`: removes the value, or with `fresh` (see `fresh_values`)
+    /// every unused interchangeable value at once.
+    fn refute(&mut self, var: usize, value: i64, fresh: u64) -> Result<(), Conflict> {
+        if fresh != 0 {
+            self.engine.remove_mask(var, fresh)
+        } else {
+            self.engine.remove(var, value)
+        }
+    }
+
     fn fresh_values(&self, var: usize, value: i64) -> u64 {
         let store = &self.engine.store;
         if self.value_symmetry != ValueSymmetry::Interchangeable || !store.is_uniform() {

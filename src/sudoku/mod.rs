@@ -27,13 +27,8 @@ mod symbols;
 /// dependency).
 #[cfg(test)]
 fn test_rng(seed: u64) -> impl FnMut() -> u64 {
-    let mut state = seed;
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
+    let mut random = crate::xorshift::XorShift(seed);
+    move || random.next_u64()
 }
 
 pub use board::{Board, BoxShape, MAX_SIZE};
