@@ -1,5 +1,6 @@
-//! Sudoku through the public model API (`sudoku::model` + the engine) on the fixed samples
-//! in `benches/data/sudoku`: first solution and count up to two. Parsing is done before the
+//! Sudoku through the public model API (`sudoku::model` + the engine, and one
+//! `sudoku::PuzzleSolver` for a whole set: `_reused`) on the fixed samples in
+//! `benches/data/sudoku`: first solution and count up to two. Parsing is done before the
 //! clock starts. `carved_25x25_50.txt` holds twelve 25×25 puzzles carved from one grid with
 //! about half the givens kept (seeds 0–11 of `orders -- 5 50`), solved with the search
 //! `sudoku::configure` recommends (dom/wdeg, last-conflict reasoning, restarts).
@@ -38,6 +39,21 @@ fn solve_all(boards: &[Board], count: bool) -> u64 {
         .sum()
 }
 
+/// The same work with one `PuzzleSolver` for the whole set (no model or solver built per
+/// puzzle; the answers are decoded into boards, as a user of it gets them).
+fn solve_all_reused(solver: &mut sudoku::PuzzleSolver, boards: &[Board], count: bool) -> u64 {
+    boards
+        .iter()
+        .map(|b| {
+            if count {
+                solver.count(b, 2).expect("valid").count
+            } else {
+                u64::from(solver.solve(b).expect("valid").is_some())
+            }
+        })
+        .sum()
+}
+
 fn bench_sudoku(c: &mut Criterion) {
     let mut group = c.benchmark_group("sudoku");
     group.sample_size(20);
@@ -48,6 +64,14 @@ fn bench_sudoku(c: &mut Criterion) {
         });
         group.bench_function(format!("{file}/count2_200"), |b| {
             b.iter(|| solve_all(black_box(&set), true))
+        });
+        let shape = sudoku::BoxShape { rows: 3, cols: 3 };
+        let mut reused = sudoku::PuzzleSolver::new(shape).expect("solver");
+        group.bench_function(format!("{file}/solve_200_reused"), |b| {
+            b.iter(|| solve_all_reused(&mut reused, black_box(&set), false))
+        });
+        group.bench_function(format!("{file}/count2_200_reused"), |b| {
+            b.iter(|| solve_all_reused(&mut reused, black_box(&set), true))
         });
     }
     group.finish();

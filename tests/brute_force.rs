@@ -554,3 +554,73 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// One solver, reused under a sequence of assumption sets (values inside and outside
+    /// the domains, repeated variables, the empty set): each search finds exactly the
+    /// enumerated solutions that agree with the fixes, in the same order as a solver of the
+    /// model with those fixes built in, on one thread and split across two.
+    #[test]
+    fn assumptions_restrict_a_reused_solver_exactly(
+        inst in instance(6, -3..=3, -2..=2),
+        sets in proptest::collection::vec(
+            proptest::collection::vec((0usize..6, -4i32..=4), 0..=3),
+            1..=4,
+        ),
+    ) {
+        let expected = inst.brute_force();
+        let (model, vars) = inst.model();
+        let mut reused = Solver::new(&model);
+        for set in sets {
+            let fixes: Vec<(VarId, i32)> = set
+                .iter()
+                .filter(|&&(i, _)| i < vars.len())
+                .map(|&(i, value)| (vars[i], value))
+                .collect();
+            let agreeing: BTreeSet<Vec<i32>> = expected
+                .iter()
+                .filter(|s| fixes.iter().all(|&(v, value)| s[v.index()] == value))
+                .cloned()
+                .collect();
+            reused.assume(&fixes).unwrap();
+            let found: Vec<Vec<i32>> = reused
+                .solutions()
+                .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+                .collect();
+            prop_assert_eq!(found.iter().cloned().collect::<BTreeSet<_>>(), agreeing.clone());
+            // The same order as the model with the fixes posted as constraints.
+            let mut fixed = model.clone();
+            for &(v, value) in &fixes {
+                fixed.fix(v, value).unwrap(); // outside the domain: an empty one
+            }
+            let direct: Vec<Vec<i32>> = Solver::new(&fixed)
+                .solutions()
+                .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+                .collect();
+            prop_assert_eq!(&found, &direct);
+            let parallel = reused.count_parallel(None, 2);
+            prop_assert_eq!(parallel.count, agreeing.len() as u64);
+            prop_assert_eq!(reused.count(None).count, agreeing.len() as u64);
+        }
+        reused.assume(&[]).unwrap();
+        prop_assert_eq!(reused.count(None).count, expected.len() as u64);
+    }
+}
+
+#[test]
+fn assuming_a_variable_of_a_larger_model_is_an_error() {
+    let mut small = Model::new();
+    let x = small.new_var(0..=1).unwrap();
+    let mut large = Model::new();
+    let vars = large.new_vars(3, 0..=1).unwrap();
+    let mut solver = Solver::new(&small);
+    solver.assume(&[(x, 1)]).unwrap();
+    assert!(matches!(
+        solver.assume(&[(x, 0), (vars[2], 1)]),
+        Err(bitcsp::ModelError::UnknownVariable { count: 1, .. })
+    ));
+    // The earlier assumption stays.
+    assert_eq!(solver.solve().solution().map(|s| s.value(x)), Some(1));
+}

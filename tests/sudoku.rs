@@ -513,3 +513,71 @@ fn locked_values_on_large_boards_cut_these_searches() {
         });
     }
 }
+
+/// One `PuzzleSolver` for a stream of puzzles gives the one-shot functions' answers —
+/// the same first solution and the same counts — while clashing, unsatisfiable,
+/// node-limited and wrongly shaped boards come and go between them.
+#[test]
+fn a_puzzle_solver_answers_as_the_one_shot_functions() {
+    use bitcsp::sudoku::{PuzzleSolver, SudokuError};
+    let mut reused = PuzzleSolver::new(BoxShape { rows: 3, cols: 3 }).unwrap();
+    let mut clash = ".".repeat(81);
+    clash.replace_range(0..1, "7");
+    clash.replace_range(72..73, "7");
+    let clash = Board::from_line(&clash).unwrap();
+    let mut short = "12345678.".to_string() + &".".repeat(72);
+    short.replace_range(44..45, "9");
+    let short = Board::from_line(&short).unwrap();
+    let small = Board::empty(BoxShape { rows: 2, cols: 2 }).unwrap();
+    let empty = Board::empty(BoxShape { rows: 3, cols: 3 }).unwrap();
+    let mut seen = 0;
+    for file in [
+        "17_clue_sample.txt",
+        "forum_hardest_1905_sample.txt",
+        "magictour_sample.txt",
+        "serg_sample.txt",
+    ] {
+        for board in puzzles(file).iter().take(60) {
+            let solution = reused.solve(board).unwrap();
+            assert_eq!(solution, sudoku::solve(board).unwrap(), "{file}");
+            for limit in [2, 5] {
+                let count = reused.count(board, limit).unwrap();
+                assert_eq!(count, sudoku::count_solutions(board, limit).unwrap());
+            }
+            seen += 1;
+            match seen % 4 {
+                0 => assert!(matches!(reused.solve(&clash), Err(SudokuError::Clash(_)))),
+                1 => {
+                    assert_eq!(reused.solve(&short).unwrap(), None);
+                    assert_eq!(reused.count(&short, 2).unwrap().count, 0);
+                }
+                2 => {
+                    // The empty board needs a search; most of these puzzles do not.
+                    reused.engine().set_node_limit(Some(0));
+                    assert_eq!(reused.solve(&empty).unwrap(), None);
+                    assert!(reused.engine().stop_reason().is_some());
+                    reused.engine().set_node_limit(None);
+                }
+                _ => assert!(matches!(
+                    reused.count(&small, 2),
+                    Err(SudokuError::ShapeMismatch { .. })
+                )),
+            }
+        }
+    }
+    assert_eq!(seen, 4 * 60);
+}
+
+/// Large boards too (domain-consistent units, dom/wdeg, restarts and their nogoods):
+/// a reused solver finds the same solutions as a fresh one per puzzle.
+#[test]
+fn a_puzzle_solver_reuses_large_board_searches_exactly() {
+    let shape = BoxShape { rows: 4, cols: 4 };
+    let mut reused = sudoku::PuzzleSolver::new(shape).unwrap();
+    for seed in 0..6 {
+        let board = carved_with_seed(shape, 45, seed);
+        let solution = reused.solve(&board).unwrap();
+        assert_eq!(solution, sudoku::solve(&board).unwrap(), "seed {seed}");
+        solution.unwrap().check_solves(&board).unwrap();
+    }
+}

@@ -170,6 +170,8 @@ impl Solver {
         mut consume: impl FnMut(Part) -> bool,
     ) -> Option<StopReason> {
         self.begin_split();
+        // The user's assumptions are the root of every subproblem, and stay afterwards.
+        let assumed = self.assumptions().to_vec();
         let started = Instant::now();
         let (subproblems, settled) = self.split();
         let limits = self.limits().clone();
@@ -235,7 +237,7 @@ impl Solver {
             sink.store(1_000_000_000, Ordering::Relaxed);
         }
         self.end_split(stop);
-        self.set_assumptions(Vec::new());
+        self.set_assumptions(assumed);
         stop
     }
 
@@ -243,8 +245,9 @@ impl Solver {
     /// of the tree the split itself settled (subtrees whose root failed).
     fn split(&mut self) -> (Vec<Subproblem>, f64) {
         let mut settled = 0.0;
+        let assumed = self.assumptions().to_vec();
         let mut level = vec![Subproblem {
-            fixes: Vec::new(),
+            fixes: assumed.clone(),
             weight: 1.0,
         }];
         for _ in 0..MAX_SPLIT_DEPTH {
@@ -274,7 +277,7 @@ impl Solver {
                 break;
             }
         }
-        self.set_assumptions(Vec::new());
+        self.set_assumptions(assumed);
         (level, settled)
     }
 }

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::BoxShape;
 use crate::error::ModelError;
 
 /// A cell position, 1-based row and column as people count them.
@@ -177,6 +178,14 @@ pub enum SudokuError {
     /// The givens clash.
     #[error(transparent)]
     Clash(#[from] Clash),
+    /// A board given to a [`PuzzleSolver`](super::PuzzleSolver) of another shape.
+    #[error("a {found} board given to a solver of {expected} boxes")]
+    ShapeMismatch {
+        /// The solver's box shape.
+        expected: BoxShape,
+        /// The board's box shape.
+        found: BoxShape,
+    },
     /// The engine rejected the model (a bug if it ever happens: boards are validated).
     #[error("model error: {0}")]
     Model(#[from] ModelError),

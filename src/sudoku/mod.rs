@@ -21,6 +21,7 @@
 mod board;
 mod error;
 mod parse;
+mod puzzle_solver;
 mod symbols;
 
 /// A xorshift generator for the unit tests' random boards and texts (repeatable, no
@@ -33,6 +34,7 @@ fn test_rng(seed: u64) -> impl FnMut() -> u64 {
 
 pub use board::{Board, BoxShape, MAX_SIZE};
 pub use error::{Cell, CheckError, Clash, ParseError, SudokuError, Unit};
+pub use puzzle_solver::PuzzleSolver;
 pub use symbols::MAX_SYMBOL_SIDE;
 
 use std::collections::HashMap;
@@ -219,10 +221,14 @@ fn template(board: &Board, consistency: Consistency) -> Result<(Model, Vec<VarId
 /// The completed board that `solution` describes, for the `cells` returned by [`model`].
 pub fn decode(board: &Board, cells: &[VarId], solution: &Solution) -> Board {
     let mut out = board.clone();
-    let n = board.side();
-    for (i, &v) in cells.iter().enumerate() {
-        let d = solution.get(v).unwrap_or(0);
-        out.set(i / n, i % n, u8::try_from(d).unwrap_or(0));
+    let side = board.side();
+    for (cell, &v) in out.cells_mut().iter_mut().zip(cells) {
+        // A value outside 1..=side (a solution of another model) leaves the cell empty.
+        *cell = solution
+            .get(v)
+            .and_then(|d| u8::try_from(d).ok())
+            .filter(|&d| usize::from(d) <= side)
+            .unwrap_or(0);
     }
     out
 }

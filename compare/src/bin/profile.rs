@@ -1,7 +1,8 @@
 //! A fixed workload for profilers (`valgrind --tool=callgrind`):
 //! `profile sudoku FILE [count]`, `profile peer FILE [count]` (the `sudoku` crate) or
 //! `profile queens N`. With `SETUP=1` in the environment, `profile sudoku` builds each
-//! puzzle's model and solver and stops there (the per-puzzle setup alone).
+//! puzzle's model and solver and stops there (the per-puzzle setup alone); with `REUSE=1`
+//! one `sudoku::PuzzleSolver` solves the whole file.
 
 use bitcsp::sudoku::{self, Board};
 use bitcsp::{queens, Solver};
@@ -21,6 +22,22 @@ fn main() {
                     0 => bitcsp::Restarts::Never,
                     scale => bitcsp::Restarts::Luby { scale },
                 });
+            if std::env::var("REUSE").is_ok() {
+                // One PuzzleSolver for the whole file (9×9 puzzles).
+                let shape = sudoku::BoxShape { rows: 3, cols: 3 };
+                let mut reused = sudoku::PuzzleSolver::new(shape).expect("solver");
+                for line in text.lines().filter(|l| !l.is_empty()) {
+                    let board = Board::from_line(line).expect("valid puzzle");
+                    if counting {
+                        reused.count(&board, 2).expect("valid");
+                    } else {
+                        reused.solve(&board).expect("valid");
+                    }
+                    nodes += reused.engine().stats().nodes;
+                }
+                println!("nodes {nodes}");
+                return;
+            }
             for line in text.lines().filter(|l| !l.is_empty()) {
                 let board = Board::from_line(line).expect("valid puzzle");
                 let (model, _) = if std::env::var("DOMAIN").is_ok() {

@@ -1,13 +1,14 @@
 //! `bitcsp sudoku solve|count|check`: batches of puzzles, one a line, answered in input
 //! order on as many threads as asked.
 
+use std::cell::RefCell;
 use std::io::{self, Write};
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bitcsp::sudoku::{self, Board, BoxShape, ParseError};
+use bitcsp::sudoku::{self, Board, BoxShape, ParseError, PuzzleSolver, SudokuError};
 use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
 
 use crate::batch;
@@ -152,32 +153,60 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         Ok(b) => b,
         Err(e) => return unreadable(settings, describe(&e)),
     };
-    if let Some(clash) = board.find_clash() {
-        return unreadable(settings, clash.to_string());
-    }
     if let Action::Check = settings.action {
-        return Report {
-            out: Some("valid".into()),
-            ..Report::default()
+        return match board.find_clash() {
+            Some(clash) => unreadable(settings, clash.to_string()),
+            None => Report {
+                out: Some("valid".into()),
+                ..Report::default()
+            },
         };
     }
-    let (model, cells) = match sudoku::model(&board) {
-        Ok(m) => m,
-        Err(e) => return Report::failed(e.to_string()),
+    with_puzzle_solver(board.shape(), |puzzles| {
+        let (solver, cells) = match puzzles.map(|p| p.load(&board)) {
+            Ok(Ok(loaded)) => loaded,
+            Ok(Err(SudokuError::Clash(clash))) => return unreadable(settings, clash.to_string()),
+            Ok(Err(e)) | Err(e) => return Report::failed(e.to_string()),
+        };
+        solver
+            .set_time_limit(settings.time_limit)
+            .set_node_limit(settings.node_limit)
+            .set_cancel_flag(Some(Arc::clone(cancel)));
+        let mut report = match settings.action {
+            Action::Solve if settings.unique => solve_unique(solver, &board, cells, settings),
+            Action::Solve => solve_first(solver, &board, cells, settings),
+            Action::Count { limit } => count(solver, limit, settings.unique),
+            Action::Check => Report::default(),
+        };
+        report.stats = Some(solver.stats());
+        report
+    })
+}
+
+/// Runs `work` with this thread's solver for puzzles of `shape` (built on first use, or
+/// the error that stopped it): a batch's puzzles share one compiled model and solver per
+/// worker thread instead of building both for each puzzle. The solver is taken out while
+/// `work` runs, so a panic inside drops it rather than leaving it half-used.
+fn with_puzzle_solver<T>(
+    shape: BoxShape,
+    work: impl FnOnce(Result<&mut PuzzleSolver, SudokuError>) -> T,
+) -> T {
+    thread_local! {
+        static SOLVER: RefCell<Option<(BoxShape, PuzzleSolver)>> = const { RefCell::new(None) };
+    }
+    let cached = SOLVER
+        .with(|cell| cell.borrow_mut().take())
+        .filter(|(cached_shape, _)| *cached_shape == shape);
+    let mut solver = match cached {
+        Some((_, solver)) => solver,
+        None => match PuzzleSolver::new(shape) {
+            Ok(solver) => solver,
+            Err(e) => return work(Err(e)),
+        },
     };
-    let mut solver = Solver::new(&model);
-    sudoku::configure(&mut solver, &board)
-        .set_time_limit(settings.time_limit)
-        .set_node_limit(settings.node_limit)
-        .set_cancel_flag(Some(Arc::clone(cancel)));
-    let mut report = match settings.action {
-        Action::Solve if settings.unique => solve_unique(&mut solver, &board, &cells, settings),
-        Action::Solve => solve_first(&mut solver, &board, &cells, settings),
-        Action::Count { limit } => count(&mut solver, limit, settings.unique),
-        Action::Check => Report::default(),
-    };
-    report.stats = Some(solver.stats());
-    report
+    let out = work(Ok(&mut solver));
+    SOLVER.with(|cell| *cell.borrow_mut() = Some((shape, solver)));
+    out
 }
 
 /// A line that is not a valid board: `invalid` for check, an empty answer otherwise.
