@@ -546,7 +546,14 @@ fn a_puzzle_solver_answers_as_the_one_shot_functions() {
             }
             seen += 1;
             match seen % 4 {
-                0 => assert!(matches!(reused.solve(&clash), Err(SudokuError::Clash(_)))),
+                0 => {
+                    assert!(matches!(reused.solve(&clash), Err(SudokuError::Clash(_))));
+                    assert!(matches!(
+                        reused.count(&clash, 2),
+                        Err(SudokuError::Clash(_))
+                    ));
+                    assert!(matches!(reused.load(&clash), Err(SudokuError::Clash(_))));
+                }
                 1 => {
                     assert_eq!(reused.solve(&short).unwrap(), None);
                     assert_eq!(reused.count(&short, 2).unwrap().count, 0);

@@ -1,7 +1,7 @@
 //! One engine solver for many puzzles of one shape.
 
 use super::{configure, decode, template, Board, BoxShape, SudokuError};
-use crate::{Consistency, Count, Solution, Solver, VarId};
+use crate::{Consistency, Count, SolveResult, Solver, VarId};
 
 /// Solves many puzzles of one box shape with one engine [`Solver`]: the empty grid's model
 /// (see [`model`](super::model)) is built, compiled and configured once, and each puzzle's
@@ -70,9 +70,11 @@ impl PuzzleSolver {
     /// [`SudokuError::ShapeMismatch`] for a board of another shape; [`SudokuError::Clash`]
     /// when two givens break a rule.
     pub fn solve(&mut self, board: &Board) -> Result<Option<Board>, SudokuError> {
-        self.assume_givens(board)?;
-        let solution = self.solver.solve().solution();
-        Ok(solution.map(|s: Solution| decode(board, &self.cells, &s)))
+        self.assume_shape_givens(board)?;
+        match self.solver.solve() {
+            SolveResult::Solution(s) => Ok(Some(decode(board, &self.cells, &s))),
+            _ => no_clash(board).map(|()| None),
+        }
     }
 
     /// Counts the solutions of `board` up to `limit`, as
@@ -81,8 +83,12 @@ impl PuzzleSolver {
     /// # Errors
     /// As [`solve`](PuzzleSolver::solve).
     pub fn count(&mut self, board: &Board, limit: u64) -> Result<Count, SudokuError> {
-        self.assume_givens(board)?;
-        Ok(self.solver.count(Some(limit)))
+        self.assume_shape_givens(board)?;
+        let count = self.solver.count(Some(limit));
+        if count.count == 0 {
+            no_clash(board)?;
+        }
+        Ok(count)
     }
 
     /// Makes `board`'s givens the engine's assumptions and returns the engine with the
@@ -93,31 +99,40 @@ impl PuzzleSolver {
     /// # Errors
     /// As [`solve`](PuzzleSolver::solve).
     pub fn load(&mut self, board: &Board) -> Result<(&mut Solver, &[VarId]), SudokuError> {
-        self.assume_givens(board)?;
+        self.assume_shape_givens(board)?;
+        no_clash(board)?;
         Ok((&mut self.solver, &self.cells))
     }
 
-    /// Checks `board` and makes its givens the solver's assumptions.
-    fn assume_givens(&mut self, board: &Board) -> Result<(), SudokuError> {
+    /// Checks `board`'s shape and makes its givens the solver's assumptions. Whether the
+    /// givens clash is checked by the callers: [`solve`](PuzzleSolver::solve) and
+    /// [`count`](PuzzleSolver::count) look only when they found no solution (clashing
+    /// givens leave none, so the check costs nothing on puzzles that have one: about
+    /// 3,000 instructions, 5 % of an easy 9×9 puzzle).
+    fn assume_shape_givens(&mut self, board: &Board) -> Result<(), SudokuError> {
         if board.shape() != self.empty.shape() {
             return Err(SudokuError::ShapeMismatch {
                 expected: self.empty.shape(),
                 found: board.shape(),
             });
         }
-        if let Some(clash) = board.find_clash() {
-            return Err(clash.into());
+        // Compacted without a branch per cell (whether a cell is given is a coin toss
+        // for the predictor: about 20 mispredictions a 17-clue board with a filter): every
+        // cell is written at the next free slot, which only a given advances.
+        let cells = board.cells();
+        self.givens.resize(cells.len(), (self.cells[0], 0));
+        let mut given = 0;
+        for (&d, &var) in cells.iter().zip(&self.cells) {
+            self.givens[given] = (var, i32::from(d));
+            given += usize::from(d != 0);
         }
-        self.givens.clear();
-        self.givens.extend(
-            board
-                .cells()
-                .iter()
-                .zip(&self.cells)
-                .filter(|(&d, _)| d != 0)
-                .map(|(&d, &var)| (var, i32::from(d))),
-        );
+        self.givens.truncate(given);
         self.solver.assume(&self.givens)?;
         Ok(())
     }
+}
+
+/// The first clash of `board`'s givens as an error.
+fn no_clash(board: &Board) -> Result<(), SudokuError> {
+    board.find_clash().map_or(Ok(()), |clash| Err(clash.into()))
 }
