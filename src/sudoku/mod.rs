@@ -221,14 +221,12 @@ fn template(board: &Board, consistency: Consistency) -> Result<(Model, Vec<VarId
 /// The completed board that `solution` describes, for the `cells` returned by [`model`].
 pub fn decode(board: &Board, cells: &[VarId], solution: &Solution) -> Board {
     let mut out = board.clone();
-    let side = board.side();
+    let digits = 1..=board.side() as i32;
+    let values = solution.values();
     for (cell, &v) in out.cells_mut().iter_mut().zip(cells) {
         // A value outside 1..=side (a solution of another model) leaves the cell empty.
-        *cell = solution
-            .get(v)
-            .and_then(|d| u8::try_from(d).ok())
-            .filter(|&d| usize::from(d) <= side)
-            .unwrap_or(0);
+        let d = values.get(v.index()).copied().unwrap_or(0);
+        *cell = if digits.contains(&d) { d as u8 } else { 0 };
     }
     out
 }
