@@ -77,21 +77,28 @@ impl ValueView {
     /// The view of the domains `masks`, from scratch, with its bitset of fixed cells. Cells
     /// holding every value (most of them before the first run of a search) are gathered
     /// into one bitset that every value then takes with one OR per word, rather than set
-    /// value by value.
+    /// value by value. Which cells are full is gathered without a branch per cell (at a
+    /// search's start the givens lie where the predictor cannot guess: about 20
+    /// mispredictions a 17-clue board); the others are then visited.
     pub(super) fn rebuild(&self, masks: &[u64], places: &mut [u64]) {
         places.fill(0);
         let every = u64::MAX >> (64 - self.values);
         let (by_value, fixed) = places.split_at_mut(self.fixed_at());
         let mut full = [0u64; MAX_VIEW_CELLS / 64];
-        for (cell, &m) in masks.iter().enumerate() {
-            let (k, bit) = (cell / 64, 1u64 << (cell % 64));
-            if m & every == every {
-                full[k] |= bit;
-                continue;
-            }
-            fixed[k] |= u64::from(is_single(m)) * bit;
-            for v in set_bits(m & every) {
-                by_value[v * self.cell_words + k] |= bit;
+        for (k, chunk) in masks.chunks(64).enumerate() {
+            let (all, single) = chunk.iter().enumerate().fold((0, 0), |(all, single), (i, &m)| {
+                (
+                    all | u64::from(m & every == every) << i,
+                    single | u64::from(is_single(m)) << i,
+                )
+            });
+            full[k] = all;
+            fixed[k] = single;
+            for i in set_bits(!all & (u64::MAX >> (64 - chunk.len()))) {
+                let m = chunk[i];
+                for v in set_bits(m & every) {
+                    by_value[v * self.cell_words + k] |= 1 << i;
+                }
             }
         }
         for value in by_value.chunks_exact_mut(self.cell_words) {
