@@ -767,8 +767,6 @@ impl Solver {
         }
     }
 
-    /// With interchangeable values, the values of `var` that no fixed variable uses, if
-    /// `value` is one of them; 0 otherwise.
     /// Refutes `var = value`: removes the value, or with `fresh` (see `fresh_values`)
     /// every unused interchangeable value at once.
     fn refute(&mut self, var: usize, value: i64, fresh: u64) -> Result<(), Conflict> {
@@ -779,6 +777,8 @@ impl Solver {
         }
     }
 
+    /// With interchangeable values, the values of `var` that no fixed variable uses, if
+    /// `value` is one of them; 0 otherwise.
     fn fresh_values(&self, var: usize, value: i64) -> u64 {
         let store = &self.engine.store;
         if self.value_symmetry != ValueSymmetry::Interchangeable || !store.is_uniform() {

@@ -57,12 +57,16 @@ use crate::{
 /// [`SudokuError::Model`] only if the engine rejects the model, which a valid `Board`
 /// cannot cause.
 pub fn model(board: &Board) -> Result<(Model, Vec<VarId>), SudokuError> {
-    let consistency = if is_large(board) {
+    model_with(board, consistency(board))
+}
+
+/// The groups' strength [`model`] chooses for `board`'s size.
+fn consistency(board: &Board) -> Consistency {
+    if is_large(board) {
         Consistency::Domain
     } else {
         Consistency::Fast
-    };
-    model_with(board, consistency)
+    }
 }
 
 /// The restarts recommended for solving `board`: none up to 12×12 (the search is short,

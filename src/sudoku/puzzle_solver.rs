@@ -1,7 +1,7 @@
 //! One engine solver for many puzzles of one shape.
 
-use super::{configure, decode, template, Board, BoxShape, SudokuError};
-use crate::{Consistency, Count, SolveResult, Solver, VarId};
+use super::{configure, consistency, decode, template, Board, BoxShape, SudokuError};
+use crate::{Count, SolveResult, Solver, VarId};
 
 /// Solves many puzzles of one box shape with one engine [`Solver`]: the empty grid's model
 /// (see [`model`](super::model)) is built, compiled and configured once, and each puzzle's
@@ -41,12 +41,7 @@ impl PuzzleSolver {
     /// [`SudokuError::Parse`] when `shape` gives no board (see [`Board::empty`]).
     pub fn new(shape: BoxShape) -> Result<Self, SudokuError> {
         let empty = Board::empty(shape)?;
-        let consistency = if super::is_large(&empty) {
-            Consistency::Domain
-        } else {
-            Consistency::Fast
-        };
-        let (model, cells) = template(&empty, consistency)?;
+        let (model, cells) = template(&empty, consistency(&empty))?;
         let mut solver = Solver::new(&model);
         configure(&mut solver, &empty);
         Ok(PuzzleSolver {
@@ -120,11 +115,13 @@ impl PuzzleSolver {
         // for the predictor: about 20 mispredictions a 17-clue board with a filter): every
         // cell is written at the next free slot, which only a given advances.
         let cells = board.cells();
-        self.givens.resize(cells.len(), (self.cells[0], 0));
         let mut given = 0;
-        for (&d, &var) in cells.iter().zip(&self.cells) {
-            self.givens[given] = (var, i32::from(d));
-            given += usize::from(d != 0);
+        if let Some(&filler) = self.cells.first() {
+            self.givens.resize(cells.len(), (filler, 0));
+            for (&d, &var) in cells.iter().zip(&self.cells) {
+                self.givens[given] = (var, i32::from(d));
+                given += usize::from(d != 0);
+            }
         }
         self.givens.truncate(given);
         self.solver.assume(&self.givens)?;

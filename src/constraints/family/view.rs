@@ -86,12 +86,15 @@ impl ValueView {
         let (by_value, fixed) = places.split_at_mut(self.fixed_at());
         let mut full = [0u64; MAX_VIEW_CELLS / 64];
         for (k, chunk) in masks.chunks(64).enumerate() {
-            let (all, single) = chunk.iter().enumerate().fold((0, 0), |(all, single), (i, &m)| {
-                (
-                    all | u64::from(m & every == every) << i,
-                    single | u64::from(is_single(m)) << i,
-                )
-            });
+            let (all, single) = chunk
+                .iter()
+                .enumerate()
+                .fold((0, 0), |(all, single), (i, &m)| {
+                    (
+                        all | u64::from(m & every == every) << i,
+                        single | u64::from(is_single(m)) << i,
+                    )
+                });
             full[k] = all;
             fixed[k] = single;
             for i in set_bits(!all & (u64::MAX >> (64 - chunk.len()))) {
