@@ -211,3 +211,32 @@ fn help_and_version_work() {
     let out = bitcsp(&["--version"], b"");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("bitcsp "));
 }
+
+/// Clashing givens are reported as such by every searching command, also when a limit
+/// stops the search first (the command line looks for a clash once a search has found no
+/// solution).
+#[test]
+fn clashing_givens_are_named_by_every_searching_command() {
+    let clash = PUZZLE.replacen('3', "5", 1);
+    let path = temp_file("clash.txt", format!("{clash}\n{PUZZLE}\n").as_bytes());
+    for args in [
+        vec!["sudoku", "solve"],
+        vec!["sudoku", "solve", "--unique"],
+        vec!["sudoku", "count", "--limit", "2"],
+        vec!["sudoku", "solve", "--node-limit", "0"],
+        vec!["sudoku", "count", "--limit", "2", "--node-limit", "0"],
+    ] {
+        let mut all = args.clone();
+        all.push(&path);
+        let out = bitcsp(&all, b"");
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert_eq!(stdout_lines(&out)[0], "", "{args:?}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!(
+                "{path}:1: digit 5 appears twice in a row: r1c1 and r1c2"
+            )),
+            "{args:?}: {err}"
+        );
+    }
+}

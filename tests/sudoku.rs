@@ -552,7 +552,9 @@ fn a_puzzle_solver_answers_as_the_one_shot_functions() {
                         reused.count(&clash, 2),
                         Err(SudokuError::Clash(_))
                     ));
-                    assert!(matches!(reused.load(&clash), Err(SudokuError::Clash(_))));
+                    // `load` leaves the clash to the search, which finds no solution.
+                    let (engine, _) = reused.load(&clash).unwrap();
+                    assert_eq!(engine.count(None).count, 0);
                 }
                 1 => {
                     assert_eq!(reused.solve(&short).unwrap(), None);

@@ -90,17 +90,19 @@ impl PuzzleSolver {
     /// cell variables (row order, as [`model`](super::model) returns them), for searches
     /// other than [`solve`](PuzzleSolver::solve) and [`count`](PuzzleSolver::count): say,
     /// the first two solutions to tell a unique one, decoded with [`decode`](super::decode).
+    /// Clashing givens are not looked for here: they leave the searches without a solution,
+    /// and [`Board::find_clash`] names the clash when one is wanted (as `solve` and `count`
+    /// do when they find nothing), so puzzles that solve pay nothing for the check.
     ///
     /// # Errors
-    /// As [`solve`](PuzzleSolver::solve).
+    /// [`SudokuError::ShapeMismatch`] for a board of another shape.
     pub fn load(&mut self, board: &Board) -> Result<(&mut Solver, &[VarId]), SudokuError> {
         self.assume_shape_givens(board)?;
-        no_clash(board)?;
         Ok((&mut self.solver, &self.cells))
     }
 
     /// Checks `board`'s shape and makes its givens the solver's assumptions. Whether the
-    /// givens clash is checked by the callers: [`solve`](PuzzleSolver::solve) and
+    /// givens clash is left to the callers: [`solve`](PuzzleSolver::solve) and
     /// [`count`](PuzzleSolver::count) look only when they found no solution (clashing
     /// givens leave none, so the check costs nothing on puzzles that have one: about
     /// 3,000 instructions, 5 % of an easy 9×9 puzzle).

@@ -165,7 +165,6 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
     with_puzzle_solver(board.shape(), |puzzles| {
         let (solver, cells) = match puzzles.map(|p| p.load(&board)) {
             Ok(Ok(loaded)) => loaded,
-            Ok(Err(SudokuError::Clash(clash))) => return unreadable(settings, clash.to_string()),
             Ok(Err(e)) | Err(e) => return Report::failed(e.to_string()),
         };
         solver
@@ -178,7 +177,14 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
             Action::Count { limit } => count(solver, limit, settings.unique),
             Action::Check => Report::default(),
         };
-        report.stats = Some(solver.stats());
+        let stats = solver.stats();
+        if stats.solutions == 0 {
+            // Clashing givens leave no solution: looked for only then (most puzzles solve).
+            if let Some(clash) = board.find_clash() {
+                return unreadable(settings, clash.to_string());
+            }
+        }
+        report.stats = Some(stats);
         report
     })
 }
