@@ -152,6 +152,19 @@ impl Store {
         }
     }
 
+    /// The value of `var` when it has exactly one (undefined otherwise, never a panic for
+    /// a variable of this store): with one-word domains of one base, the base plus the
+    /// bit, as [`Store::values`] reads it.
+    #[inline]
+    pub(crate) fn single_value(&self, var: usize) -> i32 {
+        match (self.uniform_words(), self.layout.first()) {
+            (Some(words), Some(first)) => {
+                value_at(first.base, words[var].trailing_zeros() as usize)
+            }
+            _ => self.min(var).unwrap_or_default(),
+        }
+    }
+
     /// The smallest value of `var` (its value once fixed); `None` when empty.
     pub(crate) fn min(&self, var: usize) -> Option<i32> {
         let l = self.layout[var];

@@ -1,6 +1,10 @@
 //! Side-by-side timing of bitcsp against peers, printed as a markdown table.
 //!
-//! `cargo run --release -p bitcsp-compare -- [--rounds R] [--data DIR] [--quick] [--only sudoku|queens|coloring]`
+//! `cargo run --release -p bitcsp-compare -- [--rounds R] [--data DIR] [--sets A,B] [--quick] [--only sudoku|queens|coloring]`
+//!
+//! `--data DIR` reads the Sudoku sets from DIR (e.g. `../shared/data/sudoku` for the whole
+//! files instead of the repository's samples); `--sets 17_clue,magictour_top1465` times
+//! only the named sets.
 //!
 //! Every row times both sides in the same run, alternating rounds, one thread, parsing
 //! excluded (boards are parsed before the clock starts). Times are CPU time of this thread;
@@ -59,12 +63,15 @@ fn read_lines(path: &str, max: usize) -> Vec<String> {
         .collect()
 }
 
-fn sudoku_rows(data: &str, rounds: usize, max: usize, rows: &mut Vec<Row>) {
+fn sudoku_rows(data: &str, sets: &[&str], rounds: usize, max: usize, rows: &mut Vec<Row>) {
     for (file, label) in [
         ("17_clue", "17_clue"),
         ("forum_hardest_1905_11plus", "forum_hardest_1905_11plus"),
         ("magictour_top1465", "magictour_top1465"),
     ] {
+        if !sets.is_empty() && !sets.contains(&file) {
+            continue;
+        }
         let path = sample_path(data, file);
         let lines = read_lines(&path, max);
         let ours: Vec<Board> = lines
@@ -297,7 +304,8 @@ fn main() {
     let wanted = |part: &str| only.is_none_or(|o| o == part);
     let mut rows = Vec::new();
     if wanted("sudoku") {
-        sudoku_rows(&sudoku_data, rounds, max, &mut rows);
+        let sets: Vec<&str> = flag("--sets").map_or(Vec::new(), |s| s.split(',').collect());
+        sudoku_rows(&sudoku_data, &sets, rounds, max, &mut rows);
     }
     let sizes: &[usize] = if quick { &[10, 11] } else { &[12, 13, 14] };
     if wanted("queens") {

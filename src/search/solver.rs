@@ -308,16 +308,33 @@ impl Solver {
     /// Finds a solution: the first in search order, unless [`Restarts`] are set and the
     /// search reaches their budget (then the first one the restarted search reaches).
     pub fn solve(&mut self) -> SolveResult {
+        match self.solve_in_place() {
+            None => SolveResult::Solution(self.current_solution()),
+            Some(other) => other,
+        }
+    }
+
+    /// [`solve`](Solver::solve) leaving a solution in the domains instead of copying it
+    /// out: `None` when one was found (read it with [`solved_value`](Solver::solved_value)
+    /// until the next search starts), else the result without a solution. For callers that
+    /// turn the values into their own form at once (a Sudoku board).
+    pub(crate) fn solve_in_place(&mut self) -> Option<SolveResult> {
         self.begin_search();
         self.plan = RestartPlan::start(self.restarts);
         match self.next_event() {
             Event::Solution => {
                 self.finish();
-                SolveResult::Solution(self.current_solution())
+                None
             }
-            Event::Exhausted => SolveResult::Unsatisfiable,
-            Event::Stopped(r) => SolveResult::Stopped(r),
+            Event::Exhausted => Some(SolveResult::Unsatisfiable),
+            Event::Stopped(r) => Some(SolveResult::Stopped(r)),
         }
+    }
+
+    /// The value of `var` in the solution [`solve_in_place`](Solver::solve_in_place) left.
+    #[inline]
+    pub(crate) fn solved_value(&self, var: VarId) -> i32 {
+        self.engine.store.single_value(var.index())
     }
 
     /// Counts solutions, stopping once `limit` have been found (`None`: count them all).

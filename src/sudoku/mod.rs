@@ -224,12 +224,19 @@ fn template(board: &Board, consistency: Consistency) -> Result<(Model, Vec<VarId
 
 /// The completed board that `solution` describes, for the `cells` returned by [`model`].
 pub fn decode(board: &Board, cells: &[VarId], solution: &Solution) -> Board {
+    let values = solution.values();
+    decode_with(board, cells, |v| {
+        values.get(v.index()).copied().unwrap_or(0)
+    })
+}
+
+/// The completed board whose cell `i` holds `value(cells[i])`.
+fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> Board {
     let mut out = board.clone();
     let digits = 1..=board.side() as i32;
-    let values = solution.values();
     for (cell, &v) in out.cells_mut().iter_mut().zip(cells) {
         // A value outside 1..=side (a solution of another model) leaves the cell empty.
-        let d = values.get(v.index()).copied().unwrap_or(0);
+        let d = value(v);
         *cell = if digits.contains(&d) { d as u8 } else { 0 };
     }
     out

@@ -1,7 +1,7 @@
 //! One engine solver for many puzzles of one shape.
 
-use super::{configure, consistency, decode, template, Board, BoxShape, SudokuError};
-use crate::{Count, SolveResult, Solver, VarId};
+use super::{configure, decode_with, model, Board, BoxShape, SudokuError};
+use crate::{Count, Solver, VarId};
 
 /// Solves many puzzles of one box shape with one engine [`Solver`]: the empty grid's model
 /// (see [`model`](super::model)) is built, compiled and configured once, and each puzzle's
@@ -41,7 +41,8 @@ impl PuzzleSolver {
     /// [`SudokuError::Parse`] when `shape` gives no board (see [`Board::empty`]).
     pub fn new(shape: BoxShape) -> Result<Self, SudokuError> {
         let empty = Board::empty(shape)?;
-        let (model, cells) = template(&empty, consistency(&empty))?;
+        // The empty grid's model, as `model` builds it for any board of this shape.
+        let (model, cells) = model(&empty)?;
         let mut solver = Solver::new(&model);
         configure(&mut solver, &empty);
         Ok(PuzzleSolver {
@@ -66,9 +67,12 @@ impl PuzzleSolver {
     /// when two givens break a rule.
     pub fn solve(&mut self, board: &Board) -> Result<Option<Board>, SudokuError> {
         self.assume_shape_givens(board)?;
-        match self.solver.solve() {
-            SolveResult::Solution(s) => Ok(Some(decode(board, &self.cells, &s))),
-            _ => no_clash(board).map(|()| None),
+        // Read from the domains in place: no copy of the values to decode from.
+        match self.solver.solve_in_place() {
+            None => Ok(Some(decode_with(board, &self.cells, |v| {
+                self.solver.solved_value(v)
+            }))),
+            Some(_) => no_clash(board).map(|()| None),
         }
     }
 
