@@ -235,10 +235,17 @@ impl Store {
     }
 
     /// Writes `words[i]` at flat index `first + i` for every bit `i` set in `which`, as
-    /// [`Store::write_at`] does.
+    /// [`Store::write_at`] does. The other words of `words` must equal the store's.
     #[inline]
     pub(crate) fn write_changed(&mut self, first: usize, words: &[u64], which: &[u64]) {
         let target = &mut self.words[first..first + words.len()];
+        if self.trail.at_root() {
+            // Nothing is saved at level 0 (it is never undone): one copy of every word,
+            // where visiting the changed ones mispredicts (at a search's root, which of a
+            // given's peers still held its value depends on the puzzle).
+            target.copy_from_slice(words);
+            return;
+        }
         for (k, &bits) in which.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {

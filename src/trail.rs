@@ -45,6 +45,12 @@ impl Trail {
         }
     }
 
+    /// True at level 0, where nothing is saved.
+    #[inline]
+    pub(crate) fn at_root(&self) -> bool {
+        self.levels.len() == 1
+    }
+
     /// Opens a new level.
     pub(crate) fn push_level(&mut self) {
         if self.entries.capacity() == 0 {
