@@ -238,14 +238,13 @@ impl Store {
     /// [`Store::write_at`] does. The other words of `words` must equal the store's.
     #[inline]
     pub(crate) fn write_changed(&mut self, first: usize, words: &[u64], which: &[u64]) {
-        let target = &mut self.words[first..first + words.len()];
-        if self.trail.at_root() {
-            // Nothing is saved at level 0 (it is never undone): one copy of every word,
-            // where visiting the changed ones mispredicts (at a search's root, which of a
+        if self.at_root() {
+            // Visiting only the changed words mispredicts (at a search's root, which of a
             // given's peers still held its value depends on the puzzle).
-            target.copy_from_slice(words);
+            self.write_at_root(first, words);
             return;
         }
+        let target = &mut self.words[first..first + words.len()];
         for (k, &bits) in which.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
@@ -254,6 +253,20 @@ impl Store {
                 replace(&mut target[i], &mut self.trail, first + i, words[i]);
             }
         }
+    }
+
+    /// Writes every word of `words` from flat index `first` on, at level 0: nothing is
+    /// saved there (it is never undone), so one copy does it.
+    #[inline]
+    pub(crate) fn write_at_root(&mut self, first: usize, words: &[u64]) {
+        debug_assert!(self.at_root());
+        self.words[first..first + words.len()].copy_from_slice(words);
+    }
+
+    /// True at level 0 (no search level open), where nothing is saved for undo.
+    #[inline]
+    pub(crate) fn at_root(&self) -> bool {
+        self.trail.at_root()
     }
 
     /// Opens a search level.

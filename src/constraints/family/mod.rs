@@ -350,7 +350,9 @@ impl Family {
             // undo. Which words changed is gathered first, without a branch per word
             // (which values a run moved is a coin toss for the predictor).
             let start = view.start as usize;
-            if work.places.len() <= 64 {
+            if e.store.at_root() {
+                e.store.write_at_root(start, work.places);
+            } else if work.places.len() <= 64 {
                 let stored = e.store.words_from(start, work.places.len());
                 let changed = work
                     .places
