@@ -228,8 +228,9 @@ impl Solver {
     /// ```
     ///
     /// # Errors
-    /// [`ModelError::UnknownVariable`] for a variable of another model (the fixes are then
-    /// left as they were).
+    /// [`ModelError::UnknownVariable`] for a variable beyond this solver's model (the fixes
+    /// are then left as they were). A variable of another model that happens to share an
+    /// index with one of this model's is taken as that one, as everywhere in the API.
     pub fn assume(&mut self, fixes: &[(VarId, i32)]) -> Result<&mut Self, ModelError> {
         let count = self.engine.store.num_vars();
         if let Some(&(var, _)) = fixes.iter().find(|(v, _)| v.index() >= count) {
