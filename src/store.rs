@@ -152,9 +152,9 @@ impl Store {
         }
     }
 
-    /// The value of `var` when it has exactly one (undefined otherwise, never a panic for
-    /// a variable of this store): with one-word domains of one base, the base plus the
-    /// bit, as [`Store::values`] reads it.
+    /// The value of `var` when it has exactly one (its smallest when it has several; no
+    /// meaning, and no panic, when it has none): with one-word domains of one base, the
+    /// base plus the bit.
     #[inline]
     pub(crate) fn single_value(&self, var: usize) -> i32 {
         match (self.uniform_words(), self.layout.first()) {
@@ -186,22 +186,9 @@ impl Store {
             .map(|(k, &w)| value_at(l.base, k * 64 + 63 - w.leading_zeros() as usize))
     }
 
-    /// The smallest value of every variable, in variable order: each one's value once all
-    /// are fixed (no domain may be empty).
+    /// The value of every variable once all are fixed, in variable order.
     pub(crate) fn values(&self) -> Vec<i32> {
-        match self.uniform_words() {
-            // One word per variable, one base: the value is the base plus the bit.
-            Some(words) if self.num_vars() > 0 => {
-                let base = self.layout[0].base;
-                words[..self.num_vars()]
-                    .iter()
-                    .map(|w| value_at(base, w.trailing_zeros() as usize))
-                    .collect()
-            }
-            _ => (0..self.num_vars())
-                .map(|v| self.min(v).unwrap_or_default())
-                .collect(),
-        }
+        (0..self.num_vars()).map(|v| self.single_value(v)).collect()
     }
 
     /// The word index inside `var` and the bit mask of `value`, if it lies in the bitset.

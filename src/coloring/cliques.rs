@@ -119,7 +119,7 @@ fn grow_by_lists(graph: &Graph, clique: &mut Vec<usize>, mut candidates: Vec<u32
             .max_by_key(|&c| {
                 (
                     intersection_size(graph.neighbours(c as usize), &candidates),
-                    std::cmp::Reverse(c),
+                    Reverse(c),
                 )
             })
             .unwrap_or(candidates[0]);
@@ -155,7 +155,7 @@ pub fn greedy_clique(graph: &Graph) -> Vec<usize> {
 pub(crate) fn largest_clique(finder: &CliqueFinder<'_>) -> Vec<usize> {
     let graph = finder.graph;
     let mut seeds: Vec<usize> = (0..graph.num_vertices()).collect();
-    seeds.sort_by_key(|&v| std::cmp::Reverse(graph.degree(v)));
+    seeds.sort_by_key(|&v| Reverse(graph.degree(v)));
     seeds.truncate(CLIQUE_SEEDS);
     let mut best: Vec<usize> = seeds.first().map(|&v| vec![v]).unwrap_or_default();
     for &seed in &seeds {
@@ -195,7 +195,7 @@ pub(crate) fn clique_cover(finder: &CliqueFinder<'_>) -> CliqueCover {
         if graph
             .neighbours(v)
             .iter()
-            .all(|&u| covered.holds(graph, v, u as usize))
+            .all(|&u| covered.holds(v, u as usize))
         {
             // Every edge of `v` is in a clique already: its own would mostly repeat them
             // (on a complete graph of 800 vertices, growing all 800 took 11 s).
@@ -203,17 +203,17 @@ pub(crate) fn clique_cover(finder: &CliqueFinder<'_>) -> CliqueCover {
         }
         let c = finder.grow(&[v], 0);
         if c.len() >= 3 {
-            covered.mark(graph, &c);
+            covered.mark(&c);
             around_vertices.insert(c);
         }
     }
     let mut extra = Vec::new();
     for (u, v) in graph.edges() {
-        if covered.holds(graph, u, v) {
+        if covered.holds(u, v) {
             continue;
         }
         let c = finder.grow(&[u, v], 0);
-        covered.mark(graph, &c);
+        covered.mark(&c);
         if c.len() >= 3 {
             extra.push(c);
         }
@@ -224,14 +224,16 @@ pub(crate) fn clique_cover(finder: &CliqueFinder<'_>) -> CliqueCover {
     }
 }
 
-/// Which edges lie in a clique already chosen: one flag per entry of the adjacency lists.
-struct Covered {
+/// Which edges of `graph` lie in a clique already chosen: one flag per entry of the
+/// adjacency lists.
+struct Covered<'g> {
+    graph: &'g Graph,
     start: Vec<usize>,
     flags: Vec<bool>,
 }
 
-impl Covered {
-    fn new(graph: &Graph) -> Self {
+impl<'g> Covered<'g> {
+    fn new(graph: &'g Graph) -> Self {
         let mut start = Vec::with_capacity(graph.num_vertices() + 1);
         let mut total = 0;
         for v in 0..graph.num_vertices() {
@@ -240,24 +242,25 @@ impl Covered {
         }
         start.push(total);
         Covered {
+            graph,
             start,
             flags: vec![false; total],
         }
     }
 
-    fn slot(&self, graph: &Graph, u: usize, v: usize) -> Option<usize> {
-        let i = graph.neighbours(u).binary_search(&(v as u32)).ok()?;
+    fn slot(&self, u: usize, v: usize) -> Option<usize> {
+        let i = self.graph.neighbours(u).binary_search(&(v as u32)).ok()?;
         Some(self.start[u] + i)
     }
 
-    fn holds(&self, graph: &Graph, u: usize, v: usize) -> bool {
-        self.slot(graph, u, v).is_some_and(|s| self.flags[s])
+    fn holds(&self, u: usize, v: usize) -> bool {
+        self.slot(u, v).is_some_and(|s| self.flags[s])
     }
 
-    fn mark(&mut self, graph: &Graph, clique: &[usize]) {
+    fn mark(&mut self, clique: &[usize]) {
         for &a in clique {
             for &b in clique {
-                if let Some(s) = self.slot(graph, a, b) {
+                if let Some(s) = self.slot(a, b) {
                     self.flags[s] = true;
                 }
             }
@@ -327,7 +330,7 @@ mod tests {
     #[test]
     fn a_complete_graph_is_covered_by_one_clique() {
         let n = 60;
-        let g = Graph::from_edges(n, (0..n).flat_map(|a| (a + 1..n).map(move |b| (a, b))));
+        let g = Graph::complete(n);
         let cover = clique_cover(&CliqueFinder::new(&g));
         assert_eq!(cover.around_vertices, vec![(0..n).collect::<Vec<_>>()]);
         assert!(cover.extra.is_empty());

@@ -39,6 +39,12 @@ impl Graph {
         Graph::from_edges(spokes + 1, rim.chain(hub))
     }
 
+    /// The complete graph on `n` vertices. For tests.
+    #[cfg(test)]
+    pub(crate) fn complete(n: usize) -> Self {
+        Graph::from_edges(n, complete_edges(n))
+    }
+
     /// A graph with a hidden `k`-colouring, for tests: vertex `v` has colour `v % k`, each
     /// pair of differently coloured vertices is an edge with probability `percent` / 100,
     /// and vertices `0..k` (one of each colour) form a clique, so the chromatic number is
@@ -46,8 +52,7 @@ impl Graph {
     #[cfg(test)]
     pub(crate) fn planted(n: usize, k: usize, percent: u64, seed: u64) -> Self {
         let mut random = crate::xorshift::XorShift(seed);
-        let clique = (0..k).flat_map(|a| (a + 1..k).map(move |b| (a, b)));
-        let mut edges: Vec<(usize, usize)> = clique.collect();
+        let mut edges: Vec<(usize, usize)> = complete_edges(k).collect();
         for a in 0..n {
             for b in a + 1..n {
                 if random.next_u64() % 100 < percent && a % k != b % k {
@@ -102,4 +107,10 @@ impl Graph {
     pub fn is_proper_colouring(&self, colours: &[usize]) -> bool {
         colours.len() == self.num_vertices() && self.conflict(colours).is_none()
     }
+}
+
+/// Every pair of vertices below `n`, for the test graphs.
+#[cfg(test)]
+fn complete_edges(n: usize) -> impl Iterator<Item = (usize, usize)> {
+    (0..n).flat_map(move |a| (a + 1..n).map(move |b| (a, b)))
 }

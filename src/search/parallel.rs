@@ -170,8 +170,6 @@ impl Solver {
         mut consume: impl FnMut(Part) -> bool,
     ) -> Option<StopReason> {
         self.begin_split();
-        // The user's assumptions are the root of every subproblem, and stay afterwards.
-        let assumed = self.assumptions().to_vec();
         let started = Instant::now();
         let (subproblems, settled) = self.split();
         let limits = self.limits().clone();
@@ -237,7 +235,6 @@ impl Solver {
             sink.store(1_000_000_000, Ordering::Relaxed);
         }
         self.end_split(stop);
-        self.set_assumptions(assumed);
         stop
     }
 
@@ -245,6 +242,7 @@ impl Solver {
     /// of the tree the split itself settled (subtrees whose root failed).
     fn split(&mut self) -> (Vec<Subproblem>, f64) {
         let mut settled = 0.0;
+        // The user's assumptions are the root of every subproblem, and stay afterwards.
         let assumed = self.assumptions().to_vec();
         let mut level = vec![Subproblem {
             fixes: assumed.clone(),

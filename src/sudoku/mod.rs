@@ -224,10 +224,7 @@ fn template(board: &Board, consistency: Consistency) -> Result<(Model, Vec<VarId
 
 /// The completed board that `solution` describes, for the `cells` returned by [`model`].
 pub fn decode(board: &Board, cells: &[VarId], solution: &Solution) -> Board {
-    let values = solution.values();
-    decode_with(board, cells, |v| {
-        values.get(v.index()).copied().unwrap_or(0)
-    })
+    decode_with(board, cells, |v| solution.get(v).unwrap_or(0))
 }
 
 /// The completed board whose cell `i` holds `value(cells[i])`.

@@ -26,7 +26,7 @@ use crate::{Count, Solver, VarId};
 /// ```
 #[derive(Clone, Debug)]
 pub struct PuzzleSolver {
-    empty: Board,
+    shape: BoxShape,
     cells: Vec<VarId>,
     solver: Solver,
     /// The current puzzle's givens, kept to reuse the allocation.
@@ -46,7 +46,7 @@ impl PuzzleSolver {
         let mut solver = Solver::new(&model);
         configure(&mut solver, &empty);
         Ok(PuzzleSolver {
-            empty,
+            shape,
             cells,
             solver,
             givens: Vec::new(),
@@ -111,9 +111,9 @@ impl PuzzleSolver {
     /// givens leave none, so the check costs nothing on puzzles that have one: about
     /// 3,000 instructions, 5 % of an easy 9×9 puzzle).
     fn assume_shape_givens(&mut self, board: &Board) -> Result<(), SudokuError> {
-        if board.shape() != self.empty.shape() {
+        if board.shape() != self.shape {
             return Err(SudokuError::ShapeMismatch {
-                expected: self.empty.shape(),
+                expected: self.shape,
                 found: board.shape(),
             });
         }

@@ -61,10 +61,13 @@ impl Family {
         };
         // The tight group holding every cell unshifted, in order (N-Queens' rows).
         let taken = (0..groups.len())
-            .filter(|_| dense)
             .find(|&g| {
                 let group = &groups[g];
-                group.tight && group.aligned() && group.vars.len() == n && rows.is_run_from_zero(g)
+                dense
+                    && group.tight
+                    && group.aligned()
+                    && group.vars.len() == n
+                    && rows.is_run_from_zero(g)
             })
             .map(|g| Taken {
                 group: g as u32,
