@@ -7,7 +7,16 @@ use crate::model::VarId;
 /// Every constraint method validates its arguments and returns one of these instead of
 /// panicking, so that a model built from user input can never crash the solver.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ModelError {
+    /// More variables than a model may hold.
+    #[error("{requested} variables asked for, more than the maximum of {max}")]
+    TooManyVariables {
+        /// The variables the model would have.
+        requested: usize,
+        /// The limit, [`MAX_VARIABLES`](crate::MAX_VARIABLES).
+        max: usize,
+    },
     /// A variable was given no values at all.
     #[error("empty domain: a variable needs at least one value")]
     EmptyDomain,

@@ -47,7 +47,7 @@ pub mod sudoku;
 
 pub use domain::Domain;
 pub use error::ModelError;
-pub use model::{Consistency, Model, Relation, VarId};
+pub use model::{Consistency, Model, Relation, VarId, MAX_VARIABLES};
 pub use search::{
     Count, CountStatus, LastConflict, Restarts, Solution, Solutions, SolveResult, Solver,
     Statistics, StopReason, ValueOrder, ValueSymmetry, VariableOrder,

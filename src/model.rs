@@ -9,6 +9,10 @@ use crate::compiled::Compiled;
 use crate::domain::{Domain, MAX_DOMAIN_SPAN};
 use crate::error::ModelError;
 
+/// The most variables a model may hold: far beyond what fits in memory with useful
+/// constraints, and small enough that every variable index fits a `u32`.
+pub const MAX_VARIABLES: usize = 1 << 28;
+
 /// A handle to a variable of one [`Model`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VarId(u32);
@@ -142,7 +146,8 @@ impl Model {
         if domain.is_empty() {
             return Err(ModelError::EmptyDomain);
         }
-        let id = VarId(self.domains.len() as u32);
+        self.check_room(1)?;
+        let id = VarId(self.domains.len() as u32); // below MAX_VARIABLES, so it fits
         self.domains.push(domain);
         self.structure_changed();
         Ok(id)
@@ -158,6 +163,7 @@ impl Model {
         range: RangeInclusive<i32>,
     ) -> Result<Vec<VarId>, ModelError> {
         let domain = Domain::range(range)?;
+        self.check_room(count)?;
         (0..count)
             .map(|_| self.new_var_with_domain(domain.clone()))
             .collect()
@@ -351,6 +357,17 @@ impl Model {
         }
     }
 
+    /// Whether `more` variables can be added.
+    fn check_room(&self, more: usize) -> Result<(), ModelError> {
+        match self.domains.len().checked_add(more) {
+            Some(total) if total <= MAX_VARIABLES => Ok(()),
+            total => Err(ModelError::TooManyVariables {
+                requested: total.unwrap_or(usize::MAX),
+                max: MAX_VARIABLES,
+            }),
+        }
+    }
+
     fn check_vars(&self, vars: &[VarId]) -> Result<(), ModelError> {
         vars.iter().try_for_each(|&v| self.check_var(v))
     }
@@ -367,6 +384,9 @@ impl Model {
     }
 
     fn check_group_span(&self, vars: &[VarId], offsets: &[i32]) -> Result<(), ModelError> {
+        if vars.is_empty() {
+            return Ok(());
+        }
         let mut lo = i64::MAX;
         let mut hi = i64::MIN;
         for (&v, &c) in vars.iter().zip(offsets) {

@@ -126,6 +126,39 @@ proptest! {
     }
 
     #[test]
+    fn streaming_dimacs_reads_any_bytes_as_the_text_reader_does(
+        bytes in proptest::collection::vec(
+            prop_oneof![
+                Just(b'\n'), Just(b'\r'), Just(b' '), Just(b'p'), Just(b'e'), Just(b'c'),
+                Just(b'1'), Just(b'2'), Just(b'3'), Just(0xFF), any::<u8>(),
+            ],
+            0..300,
+        ),
+        capacity in 1usize..16,
+    ) {
+        // A tiny buffer puts chunk boundaries everywhere, inside lines and `\r\n` pairs.
+        let streamed = Graph::read_dimacs(std::io::BufReader::with_capacity(capacity, &bytes[..]));
+        let whole = Graph::read_dimacs(&bytes[..]);
+        prop_assert_eq!(
+            streamed.as_ref().map(|p| &p.graph).ok(),
+            whole.as_ref().map(|p| &p.graph).ok()
+        );
+        prop_assert_eq!(streamed.err(), whole.err());
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            prop_assert_eq!(
+                Graph::from_dimacs(text).map(|p| p.graph).ok(),
+                Graph::read_dimacs(&bytes[..]).map(|p| p.graph).ok()
+            );
+        }
+    }
+
+    #[test]
+    fn mutated_dimacs_streams_as_it_parses(text in mutated(DIMACS), capacity in 1usize..64) {
+        let streamed = Graph::read_dimacs(std::io::BufReader::with_capacity(capacity, text.as_bytes()));
+        prop_assert_eq!(streamed.map(|p| p.graph).ok(), Graph::from_dimacs(&text).map(|p| p.graph).ok());
+    }
+
+    #[test]
     fn parsed_boards_print_back_to_the_same_board(text in mutated(PUZZLE)) {
         if let Ok(board) = Board::from_line(&text) {
             prop_assert_eq!(Board::from_line(&board.to_line()).unwrap(), board.clone());
@@ -133,6 +166,33 @@ proptest! {
             prop_assert_eq!(Board::from_numbers(&board.to_numbers()).unwrap(), board);
         }
     }
+}
+
+/// A line past the limit is an error that names it, and costs no more than the limit.
+#[test]
+fn an_overlong_dimacs_line_is_refused_with_its_number() {
+    let mut text = b"p edge 2 1\nc ".to_vec();
+    text.resize(text.len() + coloring::MAX_LINE + 10, b'x');
+    text.extend_from_slice(b"\ne 1 2\n");
+    assert_eq!(
+        Graph::read_dimacs(&text[..]).unwrap_err(),
+        coloring::DimacsError::LineTooLong {
+            line: 2,
+            max: coloring::MAX_LINE
+        }
+    );
+}
+
+/// A file that repeats one edge costs what the edge costs.
+#[test]
+fn repeated_edges_are_kept_once() {
+    let mut text = String::from("p edge 3 200000\n");
+    for _ in 0..100_000 {
+        text.push_str("e 1 2\ne 2 1\n");
+    }
+    let parsed = Graph::from_dimacs(&text).unwrap();
+    assert_eq!(parsed.graph.num_edges(), 1);
+    assert_eq!(parsed.graph.neighbours(0), &[1]);
 }
 
 /// Inputs that once broke something, kept as regressions.
@@ -151,7 +211,9 @@ fn known_troublemakers_are_handled() {
         ("0", true, false),
         ("p edge 0 0", false, true),
         ("p edge 18446744073709551615 1", false, false),
-        ("p edge 3 1\ne 1 2 3 4\n", false, true),
+        ("p edge 3 1\ne 1 2 3 4\n", false, false),
+        ("\u{feff}p edge 2 1\ne 1 2\n", false, true),
+        ("P EDGE 2 1\r\nE 1 2\r\n", false, true),
         ("abc", false, false),
         ("s 9", false, false),
     ] {

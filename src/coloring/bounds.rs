@@ -4,11 +4,18 @@
 use std::collections::BinaryHeap;
 
 use super::graph::Graph;
+use super::watch::Watch;
+use crate::StopReason;
 
 /// DSATUR (Brélaz 1979): colour next the vertex with the most distinct colours among its
 /// neighbours, ties by most uncoloured neighbours, then lowest index; give it the smallest
 /// colour free of its neighbours. Colours are `0..k`; returns one colour per vertex.
 pub fn dsatur(graph: &Graph) -> Vec<usize> {
+    dsatur_watched(graph, &Watch::default()).unwrap_or_default()
+}
+
+/// [`dsatur`], stopped when `watch` says so.
+pub(crate) fn dsatur_watched(graph: &Graph, watch: &Watch) -> Result<Vec<usize>, StopReason> {
     let n = graph.num_vertices();
     const NONE: usize = usize::MAX;
     let mut colour = vec![NONE; n];
@@ -18,7 +25,10 @@ pub fn dsatur(graph: &Graph) -> Vec<usize> {
     let mut heap: BinaryHeap<(usize, usize, std::cmp::Reverse<usize>)> = (0..n)
         .map(|v| (0, uncoloured_degree[v], std::cmp::Reverse(v)))
         .collect();
+    let mut steps = 0usize;
     while let Some((sat, deg, std::cmp::Reverse(v))) = heap.pop() {
+        steps += 1;
+        watch.tick(steps)?;
         if colour[v] != NONE || sat != saturation[v] || deg != uncoloured_degree[v] {
             continue; // a stale entry: a fresher one is in the heap
         }
@@ -41,7 +51,7 @@ pub fn dsatur(graph: &Graph) -> Vec<usize> {
             heap.push((saturation[u], uncoloured_degree[u], std::cmp::Reverse(u)));
         }
     }
-    colour
+    Ok(colour)
 }
 
 fn first_free(used: &[u64]) -> usize {

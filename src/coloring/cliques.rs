@@ -11,7 +11,9 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
 use super::graph::Graph;
+use super::watch::Watch;
 use crate::constraints::set_bits;
+use crate::StopReason;
 
 /// How many seed vertices the greedy clique search tries: all of them on small graphs, the
 /// highest-degree ones on large graphs.
@@ -148,17 +150,21 @@ fn intersection_size(a: &[u32], b: &[u32]) -> usize {
 /// A clique found greedily from many seeds (see the module documentation). Vertices
 /// ascending.
 pub fn greedy_clique(graph: &Graph) -> Vec<usize> {
-    largest_clique(&CliqueFinder::new(graph))
+    largest_clique(&CliqueFinder::new(graph), &Watch::default()).unwrap_or_default()
 }
 
-/// [`greedy_clique`] with a prepared finder.
-pub(crate) fn largest_clique(finder: &CliqueFinder<'_>) -> Vec<usize> {
+/// [`greedy_clique`] with a prepared finder, stopped when `watch` says so.
+pub(crate) fn largest_clique(
+    finder: &CliqueFinder<'_>,
+    watch: &Watch,
+) -> Result<Vec<usize>, StopReason> {
     let graph = finder.graph;
     let mut seeds: Vec<usize> = (0..graph.num_vertices()).collect();
     seeds.sort_by_key(|&v| Reverse(graph.degree(v)));
     seeds.truncate(CLIQUE_SEEDS);
     let mut best: Vec<usize> = seeds.first().map(|&v| vec![v]).unwrap_or_default();
-    for &seed in &seeds {
+    for (i, &seed) in seeds.iter().enumerate() {
+        watch.tick(i)?;
         if graph.degree(seed) < best.len() {
             continue; // cannot beat the best clique
         }
@@ -167,7 +173,7 @@ pub(crate) fn largest_clique(finder: &CliqueFinder<'_>) -> Vec<usize> {
             best = clique;
         }
     }
-    best // grown cliques come sorted
+    Ok(best) // grown cliques come sorted
 }
 
 /// A maximal clique containing `v`, grown greedily (most common neighbours first).
@@ -187,11 +193,15 @@ pub(crate) struct CliqueCover {
 
 /// The cliques around the vertices (those with an edge in no clique yet), then around the
 /// edges they leave out.
-pub(crate) fn clique_cover(finder: &CliqueFinder<'_>) -> CliqueCover {
+pub(crate) fn clique_cover(
+    finder: &CliqueFinder<'_>,
+    watch: &Watch,
+) -> Result<CliqueCover, StopReason> {
     let graph = finder.graph;
     let mut covered = Covered::new(graph);
     let mut around_vertices = BTreeSet::new();
     for v in 0..graph.num_vertices() {
+        watch.tick(v)?;
         if graph
             .neighbours(v)
             .iter()
@@ -208,7 +218,8 @@ pub(crate) fn clique_cover(finder: &CliqueFinder<'_>) -> CliqueCover {
         }
     }
     let mut extra = Vec::new();
-    for (u, v) in graph.edges() {
+    for (i, (u, v)) in graph.edges().enumerate() {
+        watch.tick(i)?;
         if covered.holds(u, v) {
             continue;
         }
@@ -218,10 +229,10 @@ pub(crate) fn clique_cover(finder: &CliqueFinder<'_>) -> CliqueCover {
             extra.push(c);
         }
     }
-    CliqueCover {
+    Ok(CliqueCover {
         around_vertices: around_vertices.into_iter().collect(),
         extra,
-    }
+    })
 }
 
 /// Which edges of `graph` lie in a clique already chosen: one flag per entry of the
@@ -323,7 +334,8 @@ mod tests {
                 }
                 assert_eq!(rows.grow(&[v], 4), lists.grow(&[v], 4));
             }
-            assert_eq!(largest_clique(&rows), largest_clique(&lists));
+            let none = Watch::default();
+            assert_eq!(largest_clique(&rows, &none), largest_clique(&lists, &none));
         }
     }
 
@@ -331,7 +343,7 @@ mod tests {
     fn a_complete_graph_is_covered_by_one_clique() {
         let n = 60;
         let g = Graph::complete(n);
-        let cover = clique_cover(&CliqueFinder::new(&g));
+        let cover = clique_cover(&CliqueFinder::new(&g), &Watch::default()).unwrap();
         assert_eq!(cover.around_vertices, vec![(0..n).collect::<Vec<_>>()]);
         assert!(cover.extra.is_empty());
     }

@@ -11,23 +11,11 @@ impl Graph {
     /// A graph on `n` vertices with the given edges (0-based). Loops are dropped, repeated
     /// and reversed edges kept once; edges naming a vertex `>= n` are ignored.
     pub fn from_edges(n: usize, edges: impl IntoIterator<Item = (usize, usize)>) -> Self {
-        let mut adjacency: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut builder = GraphBuilder::new(n);
         for (u, v) in edges {
-            if u != v && u < n && v < n {
-                adjacency[u].push(v as u32);
-                adjacency[v].push(u as u32);
-            }
+            builder.add_edge(u, v);
         }
-        let mut count = 0;
-        for list in &mut adjacency {
-            list.sort_unstable();
-            list.dedup();
-            count += list.len();
-        }
-        Graph {
-            adjacency,
-            edges: count / 2,
-        }
+        builder.build()
     }
 
     /// A wheel: a rim of `spokes` vertices, each joined to a hub (vertex `spokes`). For
@@ -106,6 +94,60 @@ impl Graph {
     /// True when `colours` gives every vertex a colour and no edge joins equal colours.
     pub fn is_proper_colouring(&self, colours: &[usize]) -> bool {
         colours.len() == self.num_vertices() && self.conflict(colours).is_none()
+    }
+}
+
+/// A graph built edge by edge, in memory that follows its distinct edges: a vertex's list
+/// is sorted and cleared of repeats whenever it has doubled since the last time, so a file
+/// that repeats one edge a million times costs no more than the edge.
+pub(crate) struct GraphBuilder {
+    adjacency: Vec<Vec<u32>>,
+    /// Each list's length after its last clean-up.
+    clean: Vec<u32>,
+}
+
+impl GraphBuilder {
+    /// No edges on `n` vertices.
+    pub(crate) fn new(n: usize) -> Self {
+        GraphBuilder {
+            adjacency: vec![Vec::new(); n],
+            clean: vec![0; n],
+        }
+    }
+
+    /// Adds the edge `u`–`v` (distinct vertices below `n`; others are ignored).
+    pub(crate) fn add_edge(&mut self, u: usize, v: usize) {
+        if u == v || u >= self.adjacency.len() || v >= self.adjacency.len() {
+            return;
+        }
+        self.push(u, v as u32);
+        self.push(v, u as u32);
+    }
+
+    fn push(&mut self, from: usize, to: u32) {
+        let list = &mut self.adjacency[from];
+        list.push(to);
+        if list.len() >= 2 * self.clean[from] as usize + 8 {
+            list.sort_unstable();
+            list.dedup();
+            list.shrink_to(2 * list.len() + 8);
+            self.clean[from] = list.len() as u32;
+        }
+    }
+
+    /// The graph.
+    pub(crate) fn build(mut self) -> Graph {
+        let mut count = 0;
+        for list in &mut self.adjacency {
+            list.sort_unstable();
+            list.dedup();
+            list.shrink_to_fit();
+            count += list.len();
+        }
+        Graph {
+            adjacency: self.adjacency,
+            edges: count / 2,
+        }
     }
 }
 

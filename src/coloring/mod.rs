@@ -25,10 +25,11 @@ mod cliques;
 mod dimacs;
 mod graph;
 mod tabu;
+mod watch;
 
 pub use bounds::{colours_used, dsatur};
 pub use cliques::{clique_around, greedy_clique};
-pub use dimacs::{DimacsError, DimacsWarning, Parsed, MAX_VERTICES};
+pub use dimacs::{DimacsError, DimacsWarning, Parsed, MAX_LINE, MAX_VERTICES};
 pub use graph::Graph;
 
 use std::cell::OnceCell;
@@ -36,7 +37,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use self::bounds::dsatur_watched;
 use self::cliques::{clique_cover, CliqueCover, CliqueFinder};
+use self::watch::Watch;
 use crate::{
     Model, ModelError, SolveResult, Solver, StopReason, ValueSymmetry, VarId, VariableOrder,
 };
@@ -44,7 +47,8 @@ use crate::{
 /// Limits for colouring searches.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
-    /// Wall-clock budget for the whole call.
+    /// Wall-clock budget for the whole call, every phase of it (bounds, cliques, model
+    /// building, searches).
     pub time: Option<Duration>,
     /// Node budget for each k-colourability search.
     pub nodes: Option<u64>,
@@ -66,11 +70,40 @@ pub struct Limits {
 /// # Errors
 /// [`ModelError::EmptyDomain`] when `k = 0` and the graph has vertices.
 pub fn model(graph: &Graph, k: usize) -> Result<(Model, Vec<VarId>), ModelError> {
-    model_on(graph, k, &Cliques::of(graph))
+    let watch = Watch::default();
+    let cliques = Cliques::of(graph, &watch).map_err(|_| ModelError::EmptyDomain)?;
+    match model_on(graph, k, &cliques, &watch) {
+        Built::Model(m, vertices) => Ok((m, vertices)),
+        Built::Invalid(e) => Err(e),
+        Built::Stopped(_) => Err(ModelError::EmptyDomain), // no watch: never stops
+    }
 }
 
-/// [`model`] on cliques found beforehand.
-fn model_on(graph: &Graph, k: usize, cliques: &Cliques) -> Result<(Model, Vec<VarId>), ModelError> {
+/// A colouring model, or why there is none.
+enum Built {
+    Model(Model, Vec<VarId>),
+    Invalid(ModelError),
+    Stopped(StopReason),
+}
+
+/// [`model`] on cliques found beforehand, stopped when `watch` says so.
+fn model_on(graph: &Graph, k: usize, cliques: &Cliques, watch: &Watch) -> Built {
+    let cover = match cliques.cover(watch) {
+        Ok(cover) => cover,
+        Err(reason) => return Built::Stopped(reason),
+    };
+    match build(graph, k, cliques, cover) {
+        Ok((m, vertices)) => Built::Model(m, vertices),
+        Err(e) => Built::Invalid(e),
+    }
+}
+
+fn build(
+    graph: &Graph,
+    k: usize,
+    cliques: &Cliques,
+    cover: &CliqueCover,
+) -> Result<(Model, Vec<VarId>), ModelError> {
     let mut m = Model::new();
     let top = i32::try_from(k).map_err(|_| ModelError::EmptyDomain)? - 1;
     let vertices = m.new_vars(graph.num_vertices(), 0..=top)?;
@@ -82,7 +115,6 @@ fn model_on(graph: &Graph, k: usize, cliques: &Cliques) -> Result<(Model, Vec<Va
     // not; smaller ones only repeat the edges. At most as many as the vertices' cliques,
     // so that graphs made of many overlapping large cliques (school1: 1,695 such) do not
     // pay for them at every node.
-    let cover = cliques.cover();
     let extra = cover
         .extra
         .iter()
@@ -110,17 +142,21 @@ struct Cliques<'g> {
 }
 
 impl<'g> Cliques<'g> {
-    fn of(graph: &'g Graph) -> Self {
+    fn of(graph: &'g Graph, watch: &Watch) -> Result<Self, StopReason> {
         let finder = CliqueFinder::new(graph);
-        Cliques {
-            largest: cliques::largest_clique(&finder),
+        Ok(Cliques {
+            largest: cliques::largest_clique(&finder, watch)?,
             finder,
             cover: OnceCell::new(),
-        }
+        })
     }
 
-    fn cover(&self) -> &CliqueCover {
-        self.cover.get_or_init(|| clique_cover(&self.finder))
+    fn cover(&self, watch: &Watch) -> Result<&CliqueCover, StopReason> {
+        if let Some(cover) = self.cover.get() {
+            return Ok(cover);
+        }
+        let cover = clique_cover(&self.finder, watch)?;
+        Ok(self.cover.get_or_init(|| cover))
     }
 }
 
@@ -137,18 +173,55 @@ pub enum Decision {
 
 /// Decides whether `graph` can be coloured with `k` colours.
 ///
+/// The bounds answer first, without a search: DSATUR's colouring when it uses at most `k`
+/// colours (it never needs more than the largest degree plus one, so any larger `k` is
+/// answered at once, in memory that does not grow with `k`), and "impossible" when a
+/// clique has more than `k` vertices.
+///
+/// ```
+/// use bitcsp::coloring::{self, Decision, Graph, Limits};
+/// let triangle = Graph::from_edges(3, [(0, 1), (1, 2), (2, 0)]);
+/// assert_eq!(coloring::colour_with(&triangle, 2, &Limits::default())?, Decision::Impossible);
+/// let Decision::Colouring(c) = coloring::colour_with(&triangle, 1_000_000, &Limits::default())?
+/// else { panic!("three colours suffice") };
+/// assert!(triangle.is_proper_colouring(&c));
+/// # Ok::<(), bitcsp::ModelError>(())
+/// ```
+///
 /// # Errors
 /// As [`model`].
 pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision, ModelError> {
-    decide(graph, k, limits, &Cliques::of(graph))
+    let watch = Watch::start(limits);
+    if graph.num_vertices() == 0 {
+        return Ok(Decision::Colouring(Vec::new()));
+    }
+    if k == 0 {
+        return Ok(Decision::Impossible);
+    }
+    let greedy = match dsatur_watched(graph, &watch) {
+        Ok(colouring) => colouring,
+        Err(reason) => return Ok(Decision::Unknown(reason)),
+    };
+    if colours_used(&greedy) <= k {
+        return Ok(Decision::Colouring(greedy));
+    }
+    let cliques = match Cliques::of(graph, &watch) {
+        Ok(cliques) => cliques,
+        Err(reason) => return Ok(Decision::Unknown(reason)),
+    };
+    if cliques.largest.len() > k {
+        return Ok(Decision::Impossible);
+    }
+    decide(graph, k, limits, &cliques, &watch)
 }
 
-/// [`colour_with`] on cliques found beforehand.
+/// [`colour_with`] on cliques found beforehand, without the quick answers: a search.
 fn decide(
     graph: &Graph,
     k: usize,
     limits: &Limits,
     cliques: &Cliques,
+    watch: &Watch,
 ) -> Result<Decision, ModelError> {
     if graph.num_vertices() == 0 {
         return Ok(Decision::Colouring(Vec::new()));
@@ -156,12 +229,26 @@ fn decide(
     if k == 0 {
         return Ok(Decision::Impossible);
     }
-    let (m, vertices) = model_on(graph, k, cliques)?;
+    let (m, vertices) = match model_on(graph, k, cliques, watch) {
+        Built::Model(m, vertices) => (m, vertices),
+        Built::Invalid(e) => return Err(e),
+        Built::Stopped(reason) => return Ok(Decision::Unknown(reason)),
+    };
+    if let Err(reason) = watch.check() {
+        return Ok(Decision::Unknown(reason));
+    }
     let mut solver = Solver::new(&m);
+    if let Err(reason) = watch.check() {
+        return Ok(Decision::Unknown(reason));
+    }
+    let time = match (limits.time, watch.remaining()) {
+        (Some(own), Some(left)) => Some(own.min(left)),
+        (own, left) => own.or(left),
+    };
     solver
         .set_variable_order(VariableOrder::MrvDynamicDegree)
         .set_value_symmetry(ValueSymmetry::Interchangeable)
-        .set_time_limit(limits.time)
+        .set_time_limit(time)
         .set_node_limit(limits.nodes)
         .set_cancel_flag(limits.cancel.clone())
         .set_progress_sink(limits.progress.clone());
@@ -222,14 +309,31 @@ const PROBE_NODES: u64 = 20_000;
 /// As [`model`].
 pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, ModelError> {
     let started = Instant::now();
-    let colouring = dsatur(graph);
-    let cliques = Cliques::of(graph);
+    let watch = Watch::start(limits);
     let mut best = Chromatic {
-        lower: cliques.largest.len(),
-        upper: colours_used(&colouring),
-        colouring,
+        lower: usize::from(graph.num_vertices() > 0),
+        upper: graph.num_vertices(),
+        colouring: (0..graph.num_vertices()).collect(),
         stopped: None,
     };
+    match dsatur_watched(graph, &watch) {
+        Ok(colouring) => {
+            best.upper = colours_used(&colouring);
+            best.colouring = colouring;
+        }
+        Err(reason) => {
+            best.stopped = Some(reason);
+            return Ok(best);
+        }
+    }
+    let cliques = match Cliques::of(graph, &watch) {
+        Ok(cliques) => cliques,
+        Err(reason) => {
+            best.stopped = Some(reason);
+            return Ok(best);
+        }
+    };
+    best.lower = best.lower.max(cliques.largest.len());
     let remaining = |best: &mut Chromatic| -> Option<Option<Duration>> {
         match limits.time {
             Some(t) => match t.checked_sub(started.elapsed()) {
@@ -254,7 +358,7 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             threads: 1,
             progress: limits.progress.clone(),
         };
-        match decide(graph, best.lower, &probe, &cliques)? {
+        match decide(graph, best.lower, &probe, &cliques, &watch)? {
             Decision::Colouring(c) => {
                 best.upper = colours_used(&c);
                 best.colouring = c;
@@ -269,14 +373,19 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
     }
     // Fewer colours than DSATUR's by local search, while it finds them: the descent then
     // starts lower, and a colouring with as many colours as the lower bound ends it.
-    let deadline = limits.time.and_then(|t| started.checked_add(t));
+    let deadline = watch.deadline();
     while best.lower < best.upper {
+        if let Err(reason) = watch.check() {
+            best.stopped = Some(reason);
+            return Ok(best);
+        }
         match tabu::tabu_colouring(
             graph,
             best.upper - 1,
             &best.colouring,
             tabu::MOVES,
             deadline,
+            limits.cancel.as_deref(),
         ) {
             Some(c) => {
                 best.upper = colours_used(&c);
@@ -294,7 +403,7 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             time,
             ..limits.clone()
         };
-        match decide(graph, best.upper - 1, &step, &cliques)? {
+        match decide(graph, best.upper - 1, &step, &cliques, &watch)? {
             Decision::Colouring(c) => {
                 best.upper = colours_used(&c);
                 best.colouring = c;
@@ -328,8 +437,8 @@ mod tests {
             }
         }
         let graph = Graph::from_edges(n * n, edges);
-        let cliques = Cliques::of(&graph);
-        let cover = cliques.cover();
+        let cliques = Cliques::of(&graph, &Watch::default()).unwrap();
+        let cover = cliques.cover(&Watch::default()).unwrap();
         let all: Vec<&Vec<usize>> = cover.around_vertices.iter().chain(&cover.extra).collect();
         for (u, v) in graph.edges() {
             assert!(

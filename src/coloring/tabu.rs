@@ -10,6 +10,7 @@
 //! colouring with fewer exists.
 //! Seeded and counted in moves, so the colouring found is the same on every run.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::graph::Graph;
@@ -32,6 +33,7 @@ pub(crate) fn tabu_colouring(
     start: &[usize],
     moves: u64,
     deadline: Option<Instant>,
+    cancel: Option<&AtomicBool>,
 ) -> Option<Vec<usize>> {
     let n = graph.num_vertices();
     if k == 0 || n == 0 || start.len() != n || n.saturating_mul(k) > MAX_TABLE {
@@ -45,7 +47,11 @@ pub(crate) fn tabu_colouring(
         if state.conflicts == 0 {
             return Some(state.colour);
         }
-        if iteration % 4096 == 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+        let checked = iteration % 256 == 0;
+        if checked && deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        if checked && cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
             return None;
         }
         // The best move of a vertex in conflict: the fewest conflicts after it, among the
@@ -145,7 +151,7 @@ mod tests {
         for seed in 1..=6 {
             let graph = Graph::planted(150, 8, 35, seed);
             let start = dsatur(&graph);
-            let found = tabu_colouring(&graph, 8, &start, MOVES, None);
+            let found = tabu_colouring(&graph, 8, &start, MOVES, None, None);
             let colouring = found.expect("a planted 8-colouring");
             assert!(graph.is_proper_colouring(&colouring));
             assert!(colours_used(&colouring) <= 8);
@@ -159,8 +165,11 @@ mod tests {
         // A complete graph on 9 vertices has no 8-colouring.
         let graph = Graph::complete(9);
         let start: Vec<usize> = (0..9).collect();
-        assert_eq!(tabu_colouring(&graph, 8, &start, 5_000, None), None);
-        assert_eq!(tabu_colouring(&graph, 9, &start, 5_000, None), Some(start));
+        assert_eq!(tabu_colouring(&graph, 8, &start, 5_000, None, None), None);
+        assert_eq!(
+            tabu_colouring(&graph, 9, &start, 5_000, None, None),
+            Some(start)
+        );
     }
 
     #[test]
@@ -168,7 +177,7 @@ mod tests {
         let n = (MAX_TABLE / 4) + 1;
         let graph = Graph::from_edges(n, [(0, 1)]);
         let start = vec![0; n];
-        assert_eq!(tabu_colouring(&graph, 4, &start, 10, None), None);
-        assert!(tabu_colouring(&graph, 2, &start, 10, None).is_some());
+        assert_eq!(tabu_colouring(&graph, 4, &start, 10, None, None), None);
+        assert!(tabu_colouring(&graph, 2, &start, 10, None, None).is_some());
     }
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use super::in_order::run_in_order;
-use super::limits::Cutoff;
+use super::limits::{Budget, Cutoff};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::solver::Solver;
 
@@ -73,6 +73,33 @@ impl Solver {
         threads: usize,
         mut visit: impl FnMut(&Solution),
     ) -> Option<StopReason> {
+        self.for_each_solution_parallel_while(limit, threads, |s| {
+            visit(s);
+            true
+        })
+    }
+
+    /// [`for_each_solution_parallel`](Self::for_each_solution_parallel), stopped early
+    /// when `visit` returns false (for instance when the solutions cannot be written);
+    /// that early stop is not a [`StopReason`].
+    ///
+    /// ```
+    /// use bitcsp::{queens, Solver};
+    /// let (model, _) = queens::model(8)?;
+    /// let mut seen = 0;
+    /// let stop = Solver::new(&model).for_each_solution_parallel_while(None, 2, |_| {
+    ///     seen += 1;
+    ///     seen < 5
+    /// });
+    /// assert_eq!((seen, stop), (5, None));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn for_each_solution_parallel_while(
+        &mut self,
+        limit: Option<u64>,
+        threads: usize,
+        mut visit: impl FnMut(&Solution) -> bool,
+    ) -> Option<StopReason> {
         let cap = limit.unwrap_or(u64::MAX);
         let per_part = usize::try_from(cap).unwrap_or(usize::MAX);
         let mut seen = 0u64;
@@ -92,8 +119,10 @@ impl Solver {
                     if seen >= cap {
                         return false;
                     }
-                    visit(s);
                     seen += 1;
+                    if !visit(s) {
+                        return false;
+                    }
                 }
                 seen < cap
             },
@@ -171,8 +200,14 @@ impl Solver {
     ) -> Option<StopReason> {
         self.begin_split();
         let started = Instant::now();
-        let (subproblems, settled) = self.split();
         let limits = self.limits().clone();
+        let (subproblems, settled) = match self.split(&Budget::start(&limits, started)) {
+            Ok(split) => split,
+            Err(reason) => {
+                self.end_split(Some(reason));
+                return Some(reason);
+            }
+        };
         let cancel = limits
             .cancel
             .clone()
@@ -239,8 +274,10 @@ impl Solver {
     }
 
     /// The subproblems, in the order a depth-first search would meet them, and the share
-    /// of the tree the split itself settled (subtrees whose root failed).
-    fn split(&mut self) -> (Vec<Subproblem>, f64) {
+    /// of the tree the split itself settled (subtrees whose root failed); or why the
+    /// `budget` stopped the split (each subproblem costs a root propagation, which on a
+    /// large model is long enough for a limit to pass during the split).
+    fn split(&mut self, budget: &Budget) -> Result<(Vec<Subproblem>, f64), StopReason> {
         let mut settled = 0.0;
         // The user's assumptions are the root of every subproblem, and stay afterwards.
         let assumed = self.assumptions().to_vec();
@@ -255,6 +292,10 @@ impl Solver {
             let mut next = Vec::with_capacity(level.len() * 4);
             let mut split_any = false;
             for sub in level {
+                if let Some(reason) = budget.check_clock() {
+                    self.set_assumptions(assumed);
+                    return Err(reason);
+                }
                 self.set_assumptions(sub.fixes.clone());
                 match self.root_branch() {
                     Err(()) => settled += sub.weight, // no solution below: drop it
@@ -276,7 +317,7 @@ impl Solver {
             }
         }
         self.set_assumptions(assumed);
-        (level, settled)
+        Ok((level, settled))
     }
 }
 

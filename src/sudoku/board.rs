@@ -20,8 +20,12 @@ pub struct BoxShape {
 impl BoxShape {
     /// The usual shape for a side of `n`: `R` the largest divisor of `n` not above √n,
     /// `C = n / R` (9 → 3×3, 6 → 2×3, 12 → 3×4). A prime side gets 1×n boxes, which makes
-    /// the puzzle a Latin square.
+    /// the puzzle a Latin square. A side above [`MAX_SIZE`], which no board may have, gets
+    /// 1×n boxes without a search for divisors.
     pub fn for_side(n: usize) -> Self {
+        if n > MAX_SIZE {
+            return BoxShape { rows: 1, cols: n };
+        }
         // Downwards from √n: the first divisor is the answer (one division for a
         // square side).
         let rows = (1..=n.isqrt()).rev().find(|r| n % r == 0).unwrap_or(1);
@@ -31,9 +35,20 @@ impl BoxShape {
         }
     }
 
-    /// The board side, `rows * cols`.
+    /// The board side, `rows * cols` (saturating at `usize::MAX`; see
+    /// [`BoxShape::checked_side`]).
     pub fn side(self) -> usize {
-        self.rows * self.cols
+        self.rows.saturating_mul(self.cols)
+    }
+
+    /// The board side, `rows * cols`, or `None` when it overflows.
+    pub fn checked_side(self) -> Option<usize> {
+        self.rows.checked_mul(self.cols)
+    }
+
+    /// The number of cells, side², or `None` when it overflows.
+    pub fn checked_cells(self) -> Option<usize> {
+        self.checked_side().and_then(|n| n.checked_mul(n))
     }
 }
 
@@ -68,15 +83,17 @@ impl Board {
     /// [`ParseError::TooLarge`] when the side exceeds [`MAX_SIZE`], [`ParseError::Empty`] for
     /// a side of 0.
     pub fn empty(shape: BoxShape) -> Result<Self, ParseError> {
-        let n = shape.side();
+        let n =
+            shape
+                .checked_side()
+                .filter(|&n| n <= MAX_SIZE)
+                .ok_or(ParseError::ShapeTooLarge {
+                    rows: shape.rows,
+                    cols: shape.cols,
+                    max: MAX_SIZE,
+                })?;
         if n == 0 {
             return Err(ParseError::Empty);
-        }
-        if n > MAX_SIZE {
-            return Err(ParseError::TooLarge {
-                size: n,
-                max: MAX_SIZE,
-            });
         }
         Ok(Board {
             shape,

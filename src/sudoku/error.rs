@@ -83,6 +83,16 @@ pub enum ParseError {
         /// The maximum.
         max: usize,
     },
+    /// A box shape whose board side is larger than the maximum.
+    #[error("boxes of {rows}x{cols} make a board side larger than the maximum of {max}")]
+    ShapeTooLarge {
+        /// Box rows.
+        rows: usize,
+        /// Box columns.
+        cols: usize,
+        /// The maximum side.
+        max: usize,
+    },
     /// A box shape that does not tile the board, such as `--size 2x4` for 81 cells.
     #[error("box of {rows}x{cols} does not fit a board of {cells} cells")]
     BadBoxShape {

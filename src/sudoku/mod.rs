@@ -23,6 +23,7 @@ mod error;
 mod parse;
 mod puzzle_solver;
 mod symbols;
+mod templates;
 
 /// A xorshift generator for the unit tests' random boards and texts (repeatable, no
 /// dependency).
@@ -36,9 +37,6 @@ pub use board::{Board, BoxShape, MAX_SIZE};
 pub use error::{Cell, CheckError, Clash, ParseError, SudokuError, Unit};
 pub use puzzle_solver::PuzzleSolver;
 pub use symbols::MAX_SYMBOL_SIDE;
-
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
 
 use crate::{
     Consistency, Count, LastConflict, Model, Restarts, Solution, SolveResult, Solver, VarId,
@@ -187,37 +185,11 @@ pub fn model_with(
     board: &Board,
     consistency: Consistency,
 ) -> Result<(Model, Vec<VarId>), SudokuError> {
-    let (mut m, cells) = template(board, consistency)?;
+    let (mut m, cells) = templates::template(board, consistency)?;
     for (i, &d) in board.cells().iter().enumerate() {
         if d != 0 {
             m.fix(cells[i], i32::from(d))?;
         }
-    }
-    Ok((m, cells))
-}
-
-/// The empty grid of `board`'s shape: cell variables and one all-different per unit.
-/// Built once per shape and strength and cloned, so that solving many puzzles of one shape
-/// compiles the constraints once (clones of a model share their compiled form).
-fn template(board: &Board, consistency: Consistency) -> Result<(Model, Vec<VarId>), SudokuError> {
-    type Templates = HashMap<(BoxShape, Consistency), (Model, Vec<VarId>)>;
-    static TEMPLATES: OnceLock<Mutex<Templates>> = OnceLock::new();
-    let key = (board.shape(), consistency);
-    let templates = TEMPLATES.get_or_init(Mutex::default);
-    if let Ok(cache) = templates.lock() {
-        if let Some(found) = cache.get(&key) {
-            return Ok(found.clone());
-        }
-    }
-    let n = board.side();
-    let mut m = Model::new();
-    let cells = m.new_vars(n * n, 1..=n as i32)?;
-    for (_, unit) in board.units() {
-        let vars: Vec<VarId> = unit.iter().map(|&i| cells[i]).collect();
-        m.all_different_with(&vars, &vec![0; vars.len()], consistency)?;
-    }
-    if let Ok(mut cache) = templates.lock() {
-        cache.insert(key, (m.clone(), cells.clone()));
     }
     Ok((m, cells))
 }

@@ -131,6 +131,19 @@ impl Board {
             .filter(|(_, t)| !t.is_empty())
             .collect();
         let n = shape.map_or(rows.len(), BoxShape::side);
+        if n > MAX_SIZE {
+            return Err(match shape {
+                Some(s) => ParseError::ShapeTooLarge {
+                    rows: s.rows,
+                    cols: s.cols,
+                    max: MAX_SIZE,
+                },
+                None => ParseError::TooLarge {
+                    size: n,
+                    max: MAX_SIZE,
+                },
+            });
+        }
         if rows.len() != n {
             return Err(ParseError::WrongRowCount {
                 expected: n,
@@ -208,10 +221,17 @@ fn build(cells: Vec<Read>, shape: Option<BoxShape>) -> Result<Board, ParseError>
     }
     let shape = match shape {
         Some(s) => {
-            if s.side() * s.side() != cells.len() || s.rows == 0 || s.cols == 0 {
-                if s.side() * s.side() != 0 && cells.len() != s.side() * s.side() {
+            let Some(wanted) = s.checked_cells().filter(|_| s.side() <= MAX_SIZE) else {
+                return Err(ParseError::ShapeTooLarge {
+                    rows: s.rows,
+                    cols: s.cols,
+                    max: MAX_SIZE,
+                });
+            };
+            if wanted != cells.len() || s.rows == 0 || s.cols == 0 {
+                if wanted != 0 && cells.len() != wanted {
                     return Err(ParseError::WrongLength {
-                        expected: (s.side() * s.side()).to_string(),
+                        expected: wanted.to_string(),
                         actual: cells.len(),
                     });
                 }
@@ -296,7 +316,7 @@ fn read_line(line: &str, shape: Option<BoxShape>) -> Result<Board, ParseError> {
 fn quick_line(text: &str, shape: Option<BoxShape>) -> Option<Board> {
     let body = text.trim().as_bytes();
     let shape = shape.unwrap_or_else(|| BoxShape::for_side(body.len().isqrt()));
-    if shape.side() * shape.side() != body.len() {
+    if shape.checked_cells() != Some(body.len()) {
         return None;
     }
     let mut digits = Vec::with_capacity(body.len());

@@ -2,14 +2,16 @@
 //! decision; optionally the coloured graph as Graphviz DOT.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::BufReader;
+use std::path::Path;
 use std::time::Duration;
 
 use bitcsp::coloring::{self, Decision, Graph, Limits};
 
 use crate::exit::Outcome;
-use crate::interrupt;
+use crate::output::{Lost, Output};
 use crate::progress::SearchProgress;
+use crate::{files, interrupt, say};
 
 /// Settings of one run.
 #[derive(Clone, Debug)]
@@ -24,9 +26,16 @@ pub struct Settings {
 
 /// Runs the command.
 pub fn run(settings: &Settings) -> Outcome {
+    if let Some(dot) = &settings.dot {
+        if files::same_file(Path::new(dot), Path::new(&settings.file)) {
+            say!("bitcsp color: --dot {dot} would overwrite the input graph");
+            return Outcome::USAGE;
+        }
+    }
     let Some(graph) = read_graph(&settings.file) else {
         return Outcome::FAILED;
     };
+    // The time limit counts from here: the whole command after reading its input.
     let progress = SearchProgress::start_for("of the search at this number of colours");
     let limits = Limits {
         time: settings.time_limit,
@@ -35,47 +44,57 @@ pub fn run(settings: &Settings) -> Outcome {
         threads: settings.threads,
         progress: Some(progress.sink()),
     };
-    let (first_line, colouring, outcome) = match settings.colors {
+    let (first_line, colouring, mut outcome) = match settings.colors {
         Some(k) => decide(&graph, k, &limits),
         None => chromatic(&graph, &limits),
     };
     progress.finish();
-    let mut out = io::BufWriter::new(io::stdout());
-    let _ = writeln!(out, "{first_line}");
-    if let Some(colouring) = &colouring {
-        for (v, c) in colouring.iter().enumerate() {
-            let _ = writeln!(out, "{} {}", v + 1, c + 1);
-        }
+    if print(&first_line, colouring.as_deref()).is_err() {
+        outcome.failed = true;
+        return outcome;
     }
-    let _ = out.flush();
-    let mut outcome = outcome;
-    if let (Some(path), Some(colouring)) = (&settings.dot, &colouring) {
-        if let Err(e) = std::fs::write(path, to_dot(&graph, colouring)) {
-            eprintln!("{path}: cannot write: {e}");
-            outcome.failed = true;
+    if let Some(path) = &settings.dot {
+        match &colouring {
+            Some(colouring) => {
+                let dot = to_dot(&graph, colouring);
+                if let Err(e) = files::write_atomically(Path::new(path), dot.as_bytes()) {
+                    say!("{path}: cannot write: {e}");
+                    outcome.failed = true;
+                }
+            }
+            None => say!("{path}: not written: no colouring was found"),
         }
     }
     outcome
 }
 
+fn print(first_line: &str, colouring: Option<&[usize]>) -> Result<(), Lost> {
+    let mut out = Output::new();
+    writeln!(out, "{first_line}")?;
+    for (v, c) in colouring.unwrap_or_default().iter().enumerate() {
+        writeln!(out, "{} {}", v + 1, c + 1)?;
+    }
+    out.flush()
+}
+
 fn read_graph(file: &str) -> Option<Graph> {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
+    let opened = files::open_input(file);
+    let parsed = match opened {
+        Ok(f) => Graph::read_dimacs(BufReader::with_capacity(1 << 16, f)),
         Err(e) => {
-            eprintln!("{file}: cannot read: {e}");
+            say!("{file}: cannot read: {e}");
             return None;
         }
     };
-    let text = String::from_utf8_lossy(&bytes);
-    match Graph::from_dimacs(&text) {
+    match parsed {
         Ok(parsed) => {
             for w in &parsed.warnings {
-                eprintln!("{}", located(file, &w.to_string(), "warning: "));
+                say!("{}", located(file, &w.to_string(), "warning: "));
             }
             Some(parsed.graph)
         }
         Err(e) => {
-            eprintln!("{}", located(file, &e.to_string(), ""));
+            say!("{}", located(file, &e.to_string(), ""));
             None
         }
     }
@@ -101,11 +120,11 @@ fn decide(graph: &Graph, k: usize, limits: &Limits) -> Answer {
         Ok(Decision::Colouring(c)) => (k.to_string(), Some(c), Outcome::default()),
         Ok(Decision::Impossible) => ("unsatisfiable".into(), None, Outcome::FAILED),
         Ok(Decision::Unknown(reason)) => {
-            eprintln!("{reason}");
+            say!("{reason}");
             ("unknown".into(), None, Outcome::stopped(reason))
         }
         Err(e) => {
-            eprintln!("bitcsp color: {e}");
+            say!("bitcsp color: {e}");
             ("unknown".into(), None, Outcome::FAILED)
         }
     }
@@ -116,9 +135,10 @@ fn chromatic(graph: &Graph, limits: &Limits) -> Answer {
         Ok(r) if r.is_exact() => (r.upper.to_string(), Some(r.colouring), Outcome::default()),
         Ok(r) => {
             let reason = r.stopped.unwrap_or(bitcsp::StopReason::TimeLimit);
-            eprintln!(
+            say!(
                 "{reason}: chromatic number between {} and {}",
-                r.lower, r.upper
+                r.lower,
+                r.upper
             );
             (
                 format!("{} {}", r.lower, r.upper),
@@ -127,7 +147,7 @@ fn chromatic(graph: &Graph, limits: &Limits) -> Answer {
             )
         }
         Err(e) => {
-            eprintln!("bitcsp color: {e}");
+            say!("bitcsp color: {e}");
             ("unknown".into(), None, Outcome::FAILED)
         }
     }

@@ -1,20 +1,32 @@
-//! The exit status every command shares: 0 all answered, 1 some input malformed or
-//! unsatisfiable, 3 a time or node limit stopped some search, 2 bad usage, 130 interrupted.
-//! When several apply, 2 beats 1 beats 3.
-
-use std::process::ExitCode;
+//! The exit status every command shares (`bitcsp fzn` excepted, which follows MiniZinc's
+//! conventions):
+//!
+//! | status | meaning |
+//! | --- | --- |
+//! | 0 | every input answered |
+//! | 1 | some input malformed, unreadable or without a solution; or output lost to a write error |
+//! | 2 | bad usage (unknown or contradictory options, an output file that is an input) |
+//! | 3 | a time or node limit stopped some search |
+//! | 130 | interrupted by Ctrl-C |
+//! | 141 | standard output (or error) closed by its reader, as for a program killed by `SIGPIPE` |
+//!
+//! When several apply, 130 beats 2 beats 1 beats 3; 141 ends the process at once.
 
 use bitcsp::StopReason;
+
+use crate::interrupt;
 
 /// What happened over a whole run.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Outcome {
-    /// Some input was malformed, unsatisfiable or unreadable.
+    /// Some input was malformed, unsatisfiable or unreadable, or output was lost.
     pub failed: bool,
     /// A limit stopped some search.
     pub limited: bool,
     /// Ctrl-C stopped the run.
     pub interrupted: bool,
+    /// The options cannot be used together.
+    pub usage: bool,
 }
 
 impl Outcome {
@@ -23,6 +35,15 @@ impl Outcome {
         failed: true,
         limited: false,
         interrupted: false,
+        usage: false,
+    };
+
+    /// The command was used wrongly.
+    pub const USAGE: Outcome = Outcome {
+        failed: false,
+        limited: false,
+        interrupted: false,
+        usage: true,
     };
 
     /// A search stopped for `reason`: by a limit, or by Ctrl-C.
@@ -39,19 +60,22 @@ impl Outcome {
         self.failed |= other.failed;
         self.limited |= other.limited;
         self.interrupted |= other.interrupted;
+        self.usage |= other.usage;
     }
 
-    /// The process exit code.
-    pub fn code(self) -> ExitCode {
-        ExitCode::from(if self.interrupted {
-            130
+    /// The process exit status.
+    pub fn status(self) -> u8 {
+        if self.interrupted || interrupt::interrupted() {
+            interrupt::STATUS
+        } else if self.usage {
+            USAGE
         } else if self.failed {
             1
         } else if self.limited {
             3
         } else {
             0
-        })
+        }
     }
 }
 

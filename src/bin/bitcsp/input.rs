@@ -5,13 +5,17 @@
 //! with `#` are skipped. A line longer than [`MAX_LINE`] bytes is consumed but not kept, so a
 //! file of any shape is read in constant memory.
 
-use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, TryRecvError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
+use std::time::Duration;
 
 use crate::batch::CHUNK;
+use crate::interrupt;
+
+/// How often a wait for input looks at the Ctrl-C flag.
+const POLL: Duration = Duration::from_millis(50);
 
 /// The longest line kept, in bytes; far above any board (a 64×64 numbers form is ~12 KiB).
 pub const MAX_LINE: usize = 1 << 16;
@@ -54,7 +58,7 @@ impl Source {
         if path == "-" {
             return Ok(Source::stdin());
         }
-        let file = File::open(path)?;
+        let file = crate::files::open_input(path)?;
         let total_bytes = file
             .metadata()
             .ok()
@@ -208,15 +212,26 @@ impl LineReader {
         }
     }
 
-    /// Waits for at least one line (or the end), then takes every line already read, up
-    /// to [`CHUNK`].
+    /// Waits for at least one line (or the end, or Ctrl-C), then takes every line already
+    /// read, up to [`CHUNK`]. After Ctrl-C the chunk is empty and finished; the reading
+    /// thread may still be blocked in a read, and ends with the process.
     pub fn next_chunk(&self) -> Chunk {
         let mut chunk = Chunk {
             lines: Vec::new(),
             error: None,
             finished: false,
         };
-        let mut next = self.receiver.recv().map_err(|_| TryRecvError::Disconnected);
+        let mut next = loop {
+            match self.receiver.recv_timeout(POLL) {
+                Ok(message) => break Ok(message),
+                Err(RecvTimeoutError::Disconnected) => break Err(TryRecvError::Disconnected),
+                Err(RecvTimeoutError::Timeout) if interrupt::interrupted() => {
+                    chunk.finished = true;
+                    return chunk;
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        };
         loop {
             match next {
                 Ok(Message::Line(line)) => chunk.lines.push(line),

@@ -1,14 +1,17 @@
 //! The `bitcsp` command line: a thin layer over the library's public API.
 //!
-//! Exit status for every command: 0 all answered, 1 some input malformed or unsatisfiable,
-//! 3 a time or node limit stopped some search, 2 bad usage, 130 interrupted by Ctrl-C.
+//! Exit statuses are listed in `exit.rs` and docs/RELIABILITY.md: 0 all answered, 1 some
+//! input malformed or unsatisfiable (or output lost), 2 bad usage, 3 a limit stopped some
+//! search, 130 interrupted by Ctrl-C, 141 output closed by its reader.
 #![forbid(unsafe_code)]
 
 mod batch;
 mod color_cmd;
 mod exit;
+mod files;
 mod input;
 mod interrupt;
+mod output;
 mod progress;
 mod queens_cmd;
 mod sudoku_cmd;
@@ -17,7 +20,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use bitcsp::sudoku::BoxShape;
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgGroup, Args, Parser, Subcommand};
 
 use sudoku_cmd::{Action, Format, Settings};
 
@@ -42,6 +45,8 @@ enum Command {
 
 /// Options of `bitcsp queens`.
 #[derive(Args, Debug)]
+#[command(group(ArgGroup::new("many").args(["count", "all"])))]
+#[command(group(ArgGroup::new("counting").args(["count"])))]
 struct QueensArgs {
     /// The board size (1 to 1000).
     #[arg(value_parser = clap::value_parser!(u64).range(1..=bitcsp::queens::MAX_N as u64))]
@@ -53,14 +58,14 @@ struct QueensArgs {
     #[arg(long)]
     all: bool,
     /// Stop after this many solutions (printed as `L+` with --count).
-    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "L", requires = "many", value_parser = clap::value_parser!(u64).range(1..))]
     limit: Option<u64>,
     /// Count with the mirror symmetry broken (half the boards, doubled).
-    #[arg(long, requires = "count", conflicts_with = "limit")]
+    #[arg(long, requires = "counting", conflicts_with = "limit")]
     symmetry: bool,
     /// Worker threads for --count and --all (default: one per core). Counts and the order
     /// of --all do not depend on it.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
+    #[arg(long, requires = "many", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     #[command(flatten)]
     limits: LimitArgs,
@@ -88,39 +93,51 @@ struct ColorArgs {
 #[derive(Subcommand, Debug)]
 enum SudokuCommand {
     /// Print the solution of each puzzle (an empty line when there is none).
-    Solve(BatchArgs),
+    Solve {
+        /// Output format of solutions.
+        #[arg(long, value_enum, default_value_t = Format::Line)]
+        format: Format,
+        #[command(flatten)]
+        search: SearchArgs,
+        #[command(flatten)]
+        input: InputArgs,
+    },
     /// Print the number of solutions of each puzzle, up to a limit (`N+` when reached).
     Count {
         /// Stop counting at this many solutions.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
         limit: u64,
         #[command(flatten)]
-        batch: BatchArgs,
+        search: SearchArgs,
+        #[command(flatten)]
+        input: InputArgs,
     },
     /// Print `valid` or `invalid` for each board, without solving.
-    Check(BatchArgs),
+    Check(InputArgs),
 }
 
-/// Options shared by the Sudoku commands.
+/// Where the Sudoku commands read puzzles, and how.
 #[derive(Args, Debug)]
-struct BatchArgs {
+struct InputArgs {
     /// Puzzle files, one puzzle per line (`-` or none: standard input).
     files: Vec<String>,
-    /// Output format of solutions.
-    #[arg(long, value_enum, default_value_t = Format::Line)]
-    format: Format,
-    /// Print search statistics per puzzle and in total on stderr.
-    #[arg(long)]
-    stats: bool,
-    /// Treat a puzzle with more than one solution as an error.
-    #[arg(long)]
-    unique: bool,
     /// Worker threads (default: one per core). Output order does not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     /// Box shape RxC (R rows, C columns per box); default: from the line length.
     #[arg(long, value_name = "RxC", value_parser = parse_shape)]
     size: Option<BoxShape>,
+}
+
+/// Options of the Sudoku commands that search.
+#[derive(Args, Debug)]
+struct SearchArgs {
+    /// Print search statistics per puzzle and in total on stderr.
+    #[arg(long)]
+    stats: bool,
+    /// Treat a puzzle with more than one solution as an error.
+    #[arg(long)]
+    unique: bool,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -151,14 +168,13 @@ fn parse_shape(text: &str) -> Result<BoxShape, String> {
         rows: number(r)?,
         cols: number(c)?,
     };
-    if shape.rows * shape.cols > bitcsp::sudoku::MAX_SIZE {
-        return Err(format!(
-            "boxes of {shape} make a side of {}, above the maximum of {}",
-            shape.rows * shape.cols,
+    match shape.rows.checked_mul(shape.cols) {
+        Some(side) if side <= bitcsp::sudoku::MAX_SIZE => Ok(shape),
+        _ => Err(format!(
+            "boxes of {shape} make a side above the maximum of {}",
             bitcsp::sudoku::MAX_SIZE
-        ));
+        )),
     }
-    Ok(shape)
 }
 
 fn parse_seconds(text: &str) -> Result<Duration, String> {
@@ -179,26 +195,42 @@ fn threads(requested: Option<u64>) -> usize {
     )
 }
 
-fn sudoku(command: SudokuCommand) -> ExitCode {
-    let (action, args) = match command {
-        SudokuCommand::Solve(args) => (Action::Solve, args),
-        SudokuCommand::Count { limit, batch } => (Action::Count { limit }, batch),
-        SudokuCommand::Check(args) => (Action::Check, args),
+fn sudoku(command: SudokuCommand) -> exit::Outcome {
+    let no_search = SearchArgs {
+        stats: false,
+        unique: false,
+        limits: LimitArgs {
+            time_limit: None,
+            node_limit: None,
+        },
+    };
+    let (action, format, search, input) = match command {
+        SudokuCommand::Solve {
+            format,
+            search,
+            input,
+        } => (Action::Solve, format, search, input),
+        SudokuCommand::Count {
+            limit,
+            search,
+            input,
+        } => (Action::Count { limit }, Format::Line, search, input),
+        SudokuCommand::Check(input) => (Action::Check, Format::Line, no_search, input),
     };
     let settings = Settings {
         action,
-        format: args.format,
-        unique: args.unique,
-        stats: args.stats,
-        shape: args.size,
-        threads: threads(args.threads),
-        time_limit: args.limits.time_limit,
-        node_limit: args.limits.node_limit,
+        format,
+        unique: search.unique,
+        stats: search.stats,
+        shape: input.size,
+        threads: threads(input.threads),
+        time_limit: search.limits.time_limit,
+        node_limit: search.limits.node_limit,
     };
-    sudoku_cmd::run(&args.files, &settings).code()
+    sudoku_cmd::run(&input.files, &settings)
 }
 
-fn queens(args: QueensArgs) -> ExitCode {
+fn queens(args: QueensArgs) -> exit::Outcome {
     let mode = if args.count {
         queens_cmd::Mode::Count {
             limit: args.limit,
@@ -216,10 +248,9 @@ fn queens(args: QueensArgs) -> ExitCode {
         time_limit: args.limits.time_limit,
         node_limit: args.limits.node_limit,
     })
-    .code()
 }
 
-fn color(args: ColorArgs) -> ExitCode {
+fn color(args: ColorArgs) -> exit::Outcome {
     color_cmd::run(&color_cmd::Settings {
         file: args.file,
         colors: args.colors.map(|k| k as usize),
@@ -228,27 +259,36 @@ fn color(args: ColorArgs) -> ExitCode {
         dot: args.dot,
         threads: threads(args.threads),
     })
-    .code()
+}
+
+/// Prints clap's message (help, version, or a usage error) and gives the exit status.
+fn parse_failure(e: &clap::Error) -> u8 {
+    let usage_error = e.use_stderr();
+    match e.print() {
+        Ok(()) if usage_error => exit::USAGE,
+        Ok(()) => 0,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => output::BROKEN_PIPE,
+        Err(_) => 1,
+    }
 }
 
 fn main() -> ExitCode {
+    interrupt::install();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => {
-            let usage_error = e.use_stderr();
-            let _ = e.print();
-            return if usage_error {
-                ExitCode::from(exit::USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+        Err(e) => return ExitCode::from(parse_failure(&e)),
     };
-    match cli.command {
+    let outcome = match cli.command {
         Command::Sudoku(command) => sudoku(command),
         Command::Queens(args) => queens(args),
         Command::Color(args) => color(args),
-    }
+    };
+    let status = match outcome.status() {
+        // A message that could not be written is output lost.
+        0 if output::stderr_lost() => 1,
+        status => status,
+    };
+    ExitCode::from(status)
 }
 
 #[cfg(test)]

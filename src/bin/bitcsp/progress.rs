@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-/// A bar over bytes of input (or a spinner when the size is unknown); silent when stderr is
-/// not a terminal.
+/// A bar over bytes of input (or a spinner when the size is unknown), shown only when
+/// stderr is a terminal and stdout is not: answers scrolling on the terminal show the
+/// progress themselves, and a bar between them would be redrawn after every line.
 pub struct Progress {
     bar: Option<ProgressBar>,
 }
@@ -17,7 +18,7 @@ pub struct Progress {
 impl Progress {
     /// A bar for an input of `total_bytes` (`None`: unknown size).
     pub fn new(total_bytes: Option<u64>) -> Self {
-        if !std::io::stderr().is_terminal() {
+        if !std::io::stderr().is_terminal() || std::io::stdout().is_terminal() {
             return Progress { bar: None };
         }
         let bar = match total_bytes {
@@ -39,7 +40,8 @@ impl Progress {
         }
     }
 
-    /// Runs `f` with the bar hidden, so that printed lines do not tear it.
+    /// Runs `f` with the bar hidden, so that lines printed on stderr do not tear it. Each
+    /// call redraws the bar: call it once per batch of lines, not once per line.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         match &self.bar {
             Some(bar) => bar.suspend(f),

@@ -1,13 +1,14 @@
 //! `bitcsp queens N`: one board, a count, or every solution.
 
-use std::io::{self, Write};
+use std::fmt::Write as _;
 use std::time::Duration;
 
 use bitcsp::{queens, CountStatus, SolveResult, Solver, StopReason, ValueOrder};
 
 use crate::exit::Outcome;
-use crate::interrupt;
+use crate::output::{Lost, Output};
 use crate::progress::SearchProgress;
+use crate::{interrupt, say};
 
 /// What the user asked for.
 #[derive(Clone, Copy, Debug)]
@@ -53,7 +54,7 @@ pub fn run(settings: &Settings) -> Outcome {
     let parts = match parts {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("bitcsp queens: {e}");
+            say!("bitcsp queens: {e}");
             return Outcome::FAILED;
         }
     };
@@ -65,8 +66,17 @@ pub fn run(settings: &Settings) -> Outcome {
 }
 
 fn stopped(reason: StopReason) -> Outcome {
-    eprintln!("{reason}");
+    say!("{reason}");
     Outcome::stopped(reason)
+}
+
+/// Prints `text` and flushes it; a lost output makes the run fail.
+fn print(text: std::fmt::Arguments<'_>, outcome: Outcome) -> Outcome {
+    let mut out = Output::new();
+    match out.write_fmt(text).and_then(|()| out.flush()) {
+        Ok(()) => outcome,
+        Err(Lost) => Outcome::FAILED,
+    }
 }
 
 fn one(part: &queens::Part, settings: &Settings) -> Outcome {
@@ -75,17 +85,13 @@ fn one(part: &queens::Part, settings: &Settings) -> Outcome {
     match solver.solve() {
         SolveResult::Solution(s) => {
             let rows: Vec<usize> = part.rows.iter().map(|&r| s.value(r) as usize).collect();
-            print!("{}", queens::render(&rows));
-            Outcome::default()
+            print(
+                format_args!("{}", queens::render(&rows)),
+                Outcome::default(),
+            )
         }
-        SolveResult::Unsatisfiable => {
-            println!("unsatisfiable");
-            Outcome::FAILED
-        }
-        SolveResult::Stopped(reason) => {
-            println!("unknown");
-            stopped(reason)
-        }
+        SolveResult::Unsatisfiable => print(format_args!("unsatisfiable\n"), Outcome::FAILED),
+        SolveResult::Stopped(reason) => print(format_args!("unknown\n"), stopped(reason)),
     }
 }
 
@@ -99,7 +105,7 @@ fn count(parts: &[queens::Part], limit: Option<u64>, settings: &Settings) -> Out
         solver.set_progress_sink(Some(progress.sink()));
         let remaining = limit.map(|l| l.saturating_sub(total));
         let c = solver.count_parallel(remaining, settings.threads);
-        total += part.weight * c.count;
+        total = total.saturating_add(part.weight.saturating_mul(c.count));
         if c.status != CountStatus::Complete {
             status = c.status;
             break;
@@ -107,18 +113,11 @@ fn count(parts: &[queens::Part], limit: Option<u64>, settings: &Settings) -> Out
     }
     progress.finish();
     match status {
-        CountStatus::Complete => {
-            println!("{total}");
-            Outcome::default()
-        }
-        CountStatus::LimitReached => {
-            println!("{total}+");
-            Outcome::default()
-        }
-        CountStatus::Stopped(reason) => {
-            println!("{total}+");
-            stopped(reason)
-        }
+        // No solution is a failure to answer, whether asked for one or for a count.
+        CountStatus::Complete if total == 0 => print(format_args!("0\n"), Outcome::FAILED),
+        CountStatus::Complete => print(format_args!("{total}\n"), Outcome::default()),
+        CountStatus::LimitReached => print(format_args!("{total}+\n"), Outcome::default()),
+        CountStatus::Stopped(reason) => print(format_args!("{total}+\n"), stopped(reason)),
     }
 }
 
@@ -127,29 +126,26 @@ fn all(part: &queens::Part, limit: Option<u64>, settings: &Settings) -> Outcome 
     configure(&mut solver, settings);
     // Plain ascending order lists solutions lexicographically, as people expect.
     solver.set_value_order(ValueOrder::Ascending);
-    let mut out = io::BufWriter::new(io::stdout());
+    let mut out = Output::new();
     let mut printed = 0u64;
-    for s in solver
-        .solutions()
-        .take(limit.map_or(usize::MAX, |l| l as usize))
-    {
-        let line: Vec<String> = part
-            .rows
-            .iter()
-            .map(|&r| (s.value(r) + 1).to_string())
-            .collect();
-        if writeln!(out, "{}", line.join(" ")).is_err() {
-            return Outcome::default();
+    let mut lost = false;
+    let mut line = String::new();
+    let stop = solver.for_each_solution_parallel_while(limit, settings.threads, |s| {
+        line.clear();
+        for (i, &r) in part.rows.iter().enumerate() {
+            let sep = if i == 0 { "" } else { " " };
+            let _ = write!(line, "{sep}{}", s.value(r) + 1);
         }
         printed += 1;
+        lost = writeln!(out, "{line}").is_err();
+        !lost
+    });
+    if lost || out.flush().is_err() {
+        return Outcome::FAILED;
     }
-    let _ = out.flush();
-    match solver.stop_reason() {
+    match stop {
         Some(reason) => stopped(reason),
-        None if printed == 0 => {
-            println!("unsatisfiable");
-            Outcome::FAILED
-        }
+        None if printed == 0 => print(format_args!("unsatisfiable\n"), Outcome::FAILED),
         None => Outcome::default(),
     }
 }

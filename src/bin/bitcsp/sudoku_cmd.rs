@@ -2,7 +2,6 @@
 //! order on as many threads as asked.
 
 use std::cell::RefCell;
-use std::io::{self, Write};
 
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -14,8 +13,9 @@ use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
 use crate::batch;
 use crate::exit::Outcome;
 use crate::input::{Line, LineContent, LineReader, Source};
-use crate::interrupt;
+use crate::output::{Lost, Output};
 use crate::progress::Progress;
+use crate::{interrupt, say};
 
 /// What to do with each puzzle.
 #[derive(Clone, Copy, Debug)]
@@ -82,7 +82,7 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
     let pool = match batch::pool(settings.threads) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("bitcsp: {e}");
+            say!("bitcsp: {e}");
             return Outcome::FAILED;
         }
     };
@@ -98,7 +98,7 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
         let source = match Source::open(name) {
             Ok(s) => s,
             Err(e) => {
-                eprintln!("{name}: cannot read: {e}");
+                say!("{name}: cannot read: {e}");
                 total.failed = true;
                 continue;
             }
@@ -114,28 +114,37 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
                 |line| process(line, settings, &cancel),
                 |_, msg| Report::failed(format!("internal error (please report): {msg}")),
             );
-            for (line, report) in chunk.lines.iter().zip(reports) {
-                progress.suspend(|| printer.print(&file, line, &report));
+            for report in &reports {
                 total.merge(report.outcome);
             }
-            printer.flush();
-            progress.set_position(reader.bytes_read(), printer.puzzles);
-            if let Some(e) = chunk.error {
-                progress.suspend(|| eprintln!("{file}: read error: {e}"));
+            let printed = if printer.writes_stderr(&reports) {
+                progress.suspend(|| printer.print_chunk(&file, &chunk.lines, &reports))
+            } else {
+                printer.print_chunk(&file, &chunk.lines, &reports)
+            };
+            if printed.is_err() {
                 total.failed = true;
                 break;
             }
-            if chunk.finished || interrupt::interrupted() || printer.closed {
+            progress.set_position(reader.bytes_read(), printer.puzzles);
+            if let Some(e) = chunk.error {
+                progress.suspend(|| say!("{file}: read error: {e}"));
+                total.failed = true;
+                break;
+            }
+            if chunk.finished || interrupt::interrupted() {
                 break;
             }
         }
         progress.finish();
-        if interrupt::interrupted() || printer.closed {
+        if interrupt::interrupted() || printer.lost {
             total.interrupted |= interrupt::interrupted();
             break;
         }
     }
-    printer.finish(settings);
+    if printer.finish(settings).is_err() {
+        total.failed = true;
+    }
     total
 }
 
@@ -309,32 +318,48 @@ fn count(solver: &mut Solver, limit: u64, unique: bool) -> Report {
 
 /// Writes answers to stdout and messages to stderr, and keeps the totals for `--stats`.
 struct Printer {
-    out: io::BufWriter<io::Stdout>,
+    out: Output,
     format: Format,
     stats: bool,
     puzzles: u64,
     printed_blocks: u64,
     total: Statistics,
     started: Instant,
-    /// Stdout was closed (e.g. piped into `head`): stop working.
-    closed: bool,
+    /// Stdout could not be written: stop working.
+    lost: bool,
 }
 
 impl Printer {
     fn new(settings: &Settings) -> Self {
         Printer {
-            out: io::BufWriter::new(io::stdout()),
+            out: Output::new(),
             format: settings.format,
             stats: settings.stats,
             puzzles: 0,
             printed_blocks: 0,
             total: Statistics::default(),
             started: Instant::now(),
-            closed: false,
+            lost: false,
         }
     }
 
-    fn print(&mut self, file: &str, line: &Line, report: &Report) {
+    /// Whether printing `reports` writes anything to stderr.
+    fn writes_stderr(&self, reports: &[Report]) -> bool {
+        reports
+            .iter()
+            .any(|r| !r.messages.is_empty() || (self.stats && r.stats.is_some()))
+    }
+
+    /// Prints a chunk's answers in input order and flushes them, so that an interactive
+    /// user sees each answer as soon as it is known.
+    fn print_chunk(&mut self, file: &str, lines: &[Line], reports: &[Report]) -> Result<(), Lost> {
+        for (line, report) in lines.iter().zip(reports) {
+            self.print(file, line, report)?;
+        }
+        self.flush()
+    }
+
+    fn print(&mut self, file: &str, line: &Line, report: &Report) -> Result<(), Lost> {
         self.puzzles += 1;
         let result = match (self.format, &report.out) {
             (Format::Line, out) => writeln!(self.out, "{}", out.as_deref().unwrap_or("")),
@@ -346,14 +371,13 @@ impl Printer {
             (Format::Block, Some(word)) => writeln!(self.out, "{word}"),
             (Format::Block, None) => Ok(()),
         };
-        if result.is_err() {
-            self.closed = true;
-        }
+        self.lost |= result.is_err();
+        result?;
         for m in &report.messages {
-            eprintln!("{file}:{}: {m}", line.number);
+            say!("{file}:{}: {m}", line.number);
         }
         if let Some(s) = report.stats.filter(|_| self.stats) {
-            eprintln!(
+            say!(
                 "{file}:{}: nodes {}, failures {}, restarts {}, nogoods {}, propagations {}, time {:.3} ms",
                 line.number,
                 s.nodes,
@@ -370,18 +394,19 @@ impl Printer {
             self.total.propagations += s.propagations;
             self.total.elapsed += s.elapsed;
         }
+        Ok(())
     }
 
-    fn flush(&mut self) {
-        if self.out.flush().is_err() {
-            self.closed = true;
-        }
+    fn flush(&mut self) -> Result<(), Lost> {
+        let flushed = self.out.flush();
+        self.lost |= flushed.is_err();
+        flushed
     }
 
-    fn finish(&mut self, settings: &Settings) {
-        self.flush();
+    fn finish(&mut self, settings: &Settings) -> Result<(), Lost> {
+        let flushed = if self.lost { Err(Lost) } else { self.flush() };
         if settings.stats {
-            eprintln!(
+            say!(
                 "total: {} puzzles, nodes {}, failures {}, restarts {}, nogoods {}, propagations {}, search time {:.3} ms, wall time {:.3} ms",
                 self.puzzles,
                 self.total.nodes,
@@ -393,5 +418,6 @@ impl Printer {
                 self.started.elapsed().as_secs_f64() * 1e3
             );
         }
+        flushed
     }
 }
