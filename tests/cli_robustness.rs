@@ -3,38 +3,13 @@
 //! something failed; limits and Ctrl-C stop cleanly with a partial report.
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod common;
-use common::temp_file;
+use common::{assert_no_panic, interrupt_after, lines, run, temp_file, PUZZLE, SOLUTION};
 
 use bitcsp::sudoku::Board;
-
-const PUZZLE: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLUTION: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bitcsp"))
-        .args(args)
-        .output()
-        .expect("binary runs")
-}
-
-fn lines(bytes: &[u8]) -> Vec<String> {
-    String::from_utf8_lossy(bytes)
-        .lines()
-        .map(str::to_string)
-        .collect()
-}
-
-fn assert_no_panic(out: &Output) {
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!err.contains("panicked"), "{err}");
-    assert!(!err.contains("internal error"), "{err}");
-}
 
 #[test]
 fn empty_file_gives_no_output_and_success() {
@@ -243,18 +218,6 @@ fn malformed_beats_limited_in_the_exit_status() {
 }
 
 #[cfg(unix)]
-fn interrupt_after(mut child: std::process::Child, delay: Duration) -> Output {
-    std::thread::sleep(delay);
-    let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .expect("kill runs");
-    assert!(status.success());
-    let _ = child.stdin.take();
-    child.wait_with_output().expect("finishes")
-}
-
-#[cfg(unix)]
 #[test]
 fn ctrl_c_stops_a_count_with_a_partial_report_and_status_130() {
     let child = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
@@ -263,7 +226,7 @@ fn ctrl_c_stops_a_count_with_a_partial_report_and_status_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let out = interrupt_after(child, Duration::from_millis(500));
+    let (out, _) = interrupt_after(child, Duration::from_millis(500));
     assert_eq!(out.status.code(), Some(130));
     assert!(lines(&out.stdout)[0].ends_with('+'));
 }
@@ -283,7 +246,7 @@ fn ctrl_c_stops_a_batch_and_keeps_what_was_answered() {
     writeln!(input, "{}", ".".repeat(81)).unwrap();
     input.flush().unwrap();
     child.stdin = Some(input);
-    let out = interrupt_after(child, Duration::from_millis(700));
+    let (out, _) = interrupt_after(child, Duration::from_millis(700));
     assert_eq!(out.status.code(), Some(130));
     let answers = lines(&out.stdout);
     assert_eq!(answers[0], "1");

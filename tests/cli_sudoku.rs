@@ -1,35 +1,11 @@
 //! `bitcsp sudoku` run as a process: output lines, `FILE:LINE` errors and exit statuses.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 mod common;
-use common::temp_file;
+use common::{run_with_stdin as bitcsp, temp_file, PUZZLE, SOLUTION};
 
 use bitcsp::sudoku::Board;
-
-const PUZZLE: &str =
-    "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
-const SOLUTION: &str =
-    "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
-
-fn bitcsp(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    let mut input = child.stdin.take().expect("stdin");
-    let data = stdin.to_vec();
-    let writer = std::thread::spawn(move || {
-        let _ = input.write_all(&data);
-    });
-    let out = child.wait_with_output().expect("binary finishes");
-    writer.join().expect("writer");
-    out
-}
 
 fn stdout_lines(out: &Output) -> Vec<String> {
     String::from_utf8_lossy(&out.stdout)

@@ -315,7 +315,8 @@ impl Reading {
 }
 
 /// Reads one line (without its `\n` and a `\r` before it) into `buf`, keeping at most
-/// `MAX_LINE + 1` bytes; returns the line's full length, or `None` at the end.
+/// `MAX_LINE + 1` bytes; returns the line's length (past `MAX_LINE + 1`, a length at
+/// which reading stopped), or `None` at the end.
 fn read_line_capped(
     reader: &mut impl BufRead,
     buf: &mut Vec<u8>,
@@ -349,6 +350,11 @@ fn read_line_capped(
         reader.consume(used);
         if done {
             break;
+        }
+        if length > MAX_LINE + 1 {
+            // Too long to be read as a line (the caller refuses it): the rest, which may
+            // never end (`/dev/zero`), is not read.
+            return Ok(Some(length));
         }
     }
     if buf.last() == Some(&b'\r') {

@@ -325,6 +325,43 @@ mod tests {
         }
 
         #[test]
+        fn argument_combinations_never_panic(
+            command in prop::sample::select(vec![
+                vec!["queens", "8"],
+                vec!["sudoku", "solve"],
+                vec!["sudoku", "count"],
+                vec!["sudoku", "check"],
+                vec!["color", "g.col"],
+            ]),
+            options in prop::collection::vec(prop::sample::select(vec![
+                "--count", "--all", "--symmetry", "--limit", "3", "--threads", "2",
+                "--time-limit", "0.5", "--node-limit", "10", "--format", "block", "--stats",
+                "--unique", "--size", "3x3", "--colors", "4", "--dot", "out.gv", "-", "--",
+                "--help", "--version", "x",
+            ]), 0..8),
+        ) {
+            let args: Vec<&str> = std::iter::once("bitcsp")
+                .chain(command.iter().copied())
+                .chain(options.iter().copied())
+                .collect();
+            if let Ok(cli) = Cli::try_parse_from(&args) {
+                // What parses has an effect: the refused combinations stay refused.
+                if let Command::Queens(q) = &cli.command {
+                    prop_assert!(!q.symmetry || q.count, "{:?}", args);
+                    prop_assert!(q.limit.is_none() || q.count || q.all, "{:?}", args);
+                    prop_assert!(q.threads.is_none() || q.count || q.all, "{:?}", args);
+                }
+                if let Command::Sudoku(SudokuCommand::Check(_)) = &cli.command {
+                    prop_assert!(
+                        !args.iter().any(|a| ["--format", "--unique", "--stats", "--time-limit"].contains(a))
+                            || args.contains(&"--"),
+                        "{:?}", args
+                    );
+                }
+            }
+        }
+
+        #[test]
         fn numeric_looking_arguments_never_panic(text in "[-+0-9.xXeE ]{0,30}") {
             let _ = parse_shape(&text);
             let _ = parse_seconds(&text);
