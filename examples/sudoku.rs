@@ -13,7 +13,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     )?;
     println!("puzzle ({} givens):\n{board}", board.givens());
 
-    // A board is a graph-colouring instance: 81 variables, 27 all-different groups.
+    // A board is a graph-coloring instance: 81 variables, 27 all-different groups.
     let (model, cells) = sudoku::model(&board)?;
     let mut solver = Solver::new(&model);
     // The search the model recommends for the board's size (the defaults on 9×9; from

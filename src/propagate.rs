@@ -145,7 +145,18 @@ pub(crate) struct Watchers {
     /// For each variable watched by exactly one constraint, on changes: that constraint,
     /// where the variable's bit lies in `Engine::changes` (`UNTRACKED` if nowhere) and
     /// which bit; `NO_CONSTRAINT` first for the other variables.
-    single_change: Vec<[u32; 3]>,
+    single_change: Vec<SingleWatch>,
+}
+
+/// The one constraint that watches a variable's changes, when only one does.
+#[derive(Clone, Copy, Debug)]
+struct SingleWatch {
+    /// The constraint, or `NO_CONSTRAINT`.
+    constraint: u32,
+    /// The word of `Engine::changes` holding the variable's bit, or `UNTRACKED`.
+    word: u32,
+    /// The variable's bit in that word.
+    bit: u32,
 }
 
 /// `change_local` entry of a constraint that keeps no list of changed variables.
@@ -201,13 +212,21 @@ impl Watchers {
             .zip(&fix)
             .map(
                 |((c, local), f)| match (c.as_slice(), local.as_slice(), f.as_slice()) {
-                    ([only], [UNTRACKED], []) => [*only, UNTRACKED, 0],
-                    ([only], [local], []) => [
-                        *only,
-                        changes_start[*only as usize] + local / 64,
-                        local % 64,
-                    ],
-                    _ => [NO_CONSTRAINT, UNTRACKED, 0],
+                    ([only], [UNTRACKED], []) => SingleWatch {
+                        constraint: *only,
+                        word: UNTRACKED,
+                        bit: 0,
+                    },
+                    ([only], [local], []) => SingleWatch {
+                        constraint: *only,
+                        word: changes_start[*only as usize] + local / 64,
+                        bit: local % 64,
+                    },
+                    _ => SingleWatch {
+                        constraint: NO_CONSTRAINT,
+                        word: UNTRACKED,
+                        bit: 0,
+                    },
                 },
             )
             .collect();
@@ -355,12 +374,12 @@ impl Engine {
 
     /// Replaces the one-word domain of `var` by `new` (a subset of it) and wakes watchers.
     #[inline]
-    pub(crate) fn set_narrow(&mut self, var: usize, new: u64) -> Result<(), Conflict> {
+    pub(crate) fn set_one_word(&mut self, var: usize, new: u64) -> Result<(), Conflict> {
         let index = self.store.layout(var).start as usize;
         self.set_word(var, index, new)
     }
 
-    /// Sets the word at flat `index` (the one word of narrow `var`) to `new`, a subset of
+    /// Sets the word at flat `index` (the one word of a one-word `var`) to `new`, a subset of
     /// it, waking the watchers of `var` when it changed.
     #[inline]
     pub(crate) fn set_word(&mut self, var: usize, index: usize, new: u64) -> Result<(), Conflict> {
@@ -437,7 +456,7 @@ impl Engine {
     /// Removes `value` from `var`.
     pub(crate) fn remove(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         if let Some((k, bit)) = self.store.bit_of(var, value) {
-            if self.is_narrow(var) {
+            if self.is_one_word(var) {
                 return self.remove_mask(var, bit);
             }
             if self.narrow_word_quietly(var, k, !bit) {
@@ -449,13 +468,13 @@ impl Engine {
 
     /// True when the domain of `var` is one word.
     #[inline]
-    fn is_narrow(&self, var: usize) -> bool {
+    fn is_one_word(&self, var: usize) -> bool {
         self.store.layout(var).len == 1
     }
 
     /// Removes the values of `mask` from the one-word domain of `var`.
     pub(crate) fn remove_mask(&mut self, var: usize, mask: u64) -> Result<(), Conflict> {
-        self.set_narrow(var, self.store.first_word(var) & !mask)
+        self.set_one_word(var, self.store.first_word(var) & !mask)
     }
 
     /// Removes the values of `var` below `lo` and above `hi` (either bound may be absent);
@@ -492,8 +511,8 @@ impl Engine {
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
-        if self.is_narrow(var) {
-            return self.set_narrow(var, self.store.first_word(var) & bit);
+        if self.is_one_word(var) {
+            return self.set_one_word(var, self.store.first_word(var) & bit);
         }
         let mut changed = false;
         for j in 0..self.store.layout(var).len as usize {
@@ -510,7 +529,12 @@ impl Engine {
     #[inline]
     fn wake(&mut self, var: usize, fixed: bool) {
         let w = &self.watchers;
-        if let Some(&[c, at, bit]) = w.single_change.get(var) {
+        if let Some(&SingleWatch {
+            constraint: c,
+            word: at,
+            bit,
+        }) = w.single_change.get(var)
+        {
             // One change watcher and no fix watcher (every cell of a Sudoku or N-Queens
             // family): no watch lists to walk.
             if c != NO_CONSTRAINT {

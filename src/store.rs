@@ -135,7 +135,7 @@ impl Store {
         &self.words[l.start as usize..(l.start + l.len) as usize]
     }
 
-    /// The first word of `var` (its whole domain when the domain is narrow).
+    /// The first word of `var` (its whole domain when it fits one word).
     #[inline]
     pub(crate) fn first_word(&self, var: usize) -> u64 {
         self.words[self.layout[var].start as usize]

@@ -1,5 +1,5 @@
 //! A small reproducible pseudo-random generator (xorshift64, Marsaglia 2003) for the
-//! colouring's tabu search and the unit tests' random instances: the same seed gives the
+//! coloring's tabu search and the unit tests' random instances: the same seed gives the
 //! same numbers everywhere, with no dependency.
 
 /// xorshift64 with shifts 13, 7, 17. The seed must not be zero (zero stays zero).

@@ -17,7 +17,7 @@ use common::{
 };
 
 /// A virtual-memory cap the binary meets with room to spare, and that the unbounded
-/// versions of the cases below (a colour table per vertex, a file read whole, one template
+/// versions of the cases below (a color table per vertex, a file read whole, one template
 /// per board size) exceed.
 const MEMORY_KIB: u64 = 450_000;
 
@@ -54,7 +54,7 @@ fn random_graph(n: u64, m: u64, seed: u64) -> String {
 // Memory and time that do not grow with `--colors K`.
 
 #[test]
-fn a_million_colours_are_answered_at_once_in_bounded_memory() {
+fn a_million_colors_are_answered_at_once_in_bounded_memory() {
     let graph = temp_file("two_of_2000.col", b"p edge 2000 1\ne 1 2\n");
     let started = Instant::now();
     let out = run_limited(
@@ -69,7 +69,7 @@ fn a_million_colours_are_answered_at_once_in_bounded_memory() {
     assert_eq!(
         answer.len(),
         2001,
-        "the count line and one colour per vertex"
+        "the count line and one color per vertex"
     );
     assert!(started.elapsed() < Duration::from_secs(3));
 }

@@ -1,4 +1,4 @@
-//! Graph colouring: chromatic numbers from the literature, brute force on random graphs,
+//! Graph coloring: chromatic numbers from the literature, brute force on random graphs,
 //! DIMACS errors, and the command line.
 
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -62,8 +62,8 @@ fn chromatic_numbers_match_the_literature() {
             r.upper
         );
         assert_eq!(r.upper, chi, "{name}");
-        assert!(graph.is_proper_colouring(&r.colouring), "{name}");
-        assert_eq!(coloring::colours_used(&r.colouring), chi, "{name}");
+        assert!(graph.is_proper_coloring(&r.coloring), "{name}");
+        assert_eq!(coloring::colors_used(&r.coloring), chi, "{name}");
     }
 }
 
@@ -78,11 +78,11 @@ fn raw_files_with_both_directions_and_self_loops_read_the_same_graph() {
     assert_eq!(Graph::from_dimacs(&raw).unwrap().warnings.len(), 2);
 }
 
-/// Interchangeable colours: trying one unused colour per node instead of each of them
-/// proves myciel5 (chromatic number 6) not 5-colourable in 49,413 nodes, where the plain
+/// Interchangeable colors: trying one unused color per node instead of each of them
+/// proves myciel5 (chromatic number 6) not 5-colorable in 49,413 nodes, where the plain
 /// search needs 296,279 (measured); capped at 60,000 nodes, only the first finishes.
 #[test]
-fn interchangeable_colours_cut_the_proof_that_myciel5_needs_six() {
+fn interchangeable_colors_cut_the_proof_that_myciel5_needs_six() {
     let (model, _) = coloring::model(&load("myciel5"), 5).unwrap();
     let run = |symmetry| {
         let mut solver = Solver::new(&model);
@@ -109,14 +109,14 @@ fn brute_force_chromatic(graph: &Graph) -> usize {
         .find(|&k| {
             let total = (k as u64).pow(n as u32);
             (0..total).any(|mut code| {
-                let colours: Vec<usize> = (0..n)
+                let colors: Vec<usize> = (0..n)
                     .map(|_| {
                         let c = (code % k as u64) as usize;
                         code /= k as u64;
                         c
                     })
                     .collect();
-                graph.is_proper_colouring(&colours)
+                graph.is_proper_coloring(&colors)
             })
         })
         .unwrap_or(n)
@@ -134,26 +134,26 @@ proptest! {
         let r = coloring::chromatic_number(&graph, &Limits::default()).unwrap();
         prop_assert!(r.is_exact());
         prop_assert_eq!(r.upper, brute_force_chromatic(&graph));
-        prop_assert!(graph.is_proper_colouring(&r.colouring));
+        prop_assert!(graph.is_proper_coloring(&r.coloring));
     }
 }
 
 #[test]
-fn too_few_colours_are_impossible_and_enough_are_found() {
+fn too_few_colors_are_impossible_and_enough_are_found() {
     let graph = load("myciel4");
     let limits = Limits::default();
     assert_eq!(
-        coloring::colour_with(&graph, 4, &limits).unwrap(),
+        coloring::color_with(&graph, 4, &limits).unwrap(),
         Decision::Impossible
     );
-    let Decision::Colouring(c) = coloring::colour_with(&graph, 5, &limits).unwrap() else {
-        panic!("myciel4 is 5-colourable")
+    let Decision::Coloring(c) = coloring::color_with(&graph, 5, &limits).unwrap() else {
+        panic!("myciel4 is 5-colorable")
     };
-    assert!(graph.is_proper_colouring(&c));
+    assert!(graph.is_proper_coloring(&c));
 }
 
 /// A random graph on `n` vertices with edge probability one half (fixed seed): hard for
-/// exact colouring.
+/// exact coloring.
 fn dense_random(n: usize) -> Vec<(usize, usize)> {
     let mut state: u64 = 7;
     let mut edges = Vec::new();
@@ -171,7 +171,7 @@ fn dense_random(n: usize) -> Vec<(usize, usize)> {
 }
 
 #[test]
-fn a_short_time_limit_reports_bounds_and_a_valid_colouring() {
+fn a_short_time_limit_reports_bounds_and_a_valid_coloring() {
     let graph = Graph::from_edges(150, dense_random(150));
     let limits = Limits {
         time: Some(Duration::from_millis(200)),
@@ -182,8 +182,8 @@ fn a_short_time_limit_reports_bounds_and_a_valid_colouring() {
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(r.lower < r.upper, "[{}, {}]", r.lower, r.upper);
     assert_eq!(r.stopped, Some(bitcsp::StopReason::TimeLimit));
-    assert!(graph.is_proper_colouring(&r.colouring));
-    assert_eq!(coloring::colours_used(&r.colouring), r.upper);
+    assert!(graph.is_proper_coloring(&r.coloring));
+    assert_eq!(coloring::colors_used(&r.coloring), r.upper);
 }
 
 #[test]
@@ -211,7 +211,7 @@ fn malformed_dimacs_is_reported_with_its_line() {
     }
 }
 
-fn colouring_of(out: &str) -> Vec<usize> {
+fn coloring_of(out: &str) -> Vec<usize> {
     out.lines()
         .skip(1)
         .map(|l| {
@@ -223,21 +223,21 @@ fn colouring_of(out: &str) -> Vec<usize> {
 }
 
 #[test]
-fn command_line_prints_the_chromatic_number_and_a_verified_colouring() {
+fn command_line_prints_the_chromatic_number_and_a_verified_coloring() {
     let (out, _, code) = bitcsp(&["color", &data("queen6_6.col")]);
     assert_eq!(code, Some(0));
     assert_eq!(out.lines().next(), Some("7"));
-    let colours = colouring_of(&out);
-    assert_eq!(colours.len(), 36);
-    assert!(load("queen6_6").is_proper_colouring(&colours));
+    let colors = coloring_of(&out);
+    assert_eq!(colors.len(), 36);
+    assert!(load("queen6_6").is_proper_coloring(&colors));
 }
 
 #[test]
-fn command_line_decides_k_colourability() {
+fn command_line_decides_k_colorability() {
     let file = data("myciel4.col");
     let (out, _, code) = bitcsp(&["color", "--colors", "5", &file]);
     assert_eq!((out.lines().next(), code), (Some("5"), Some(0)));
-    assert!(load("myciel4").is_proper_colouring(&colouring_of(&out)));
+    assert!(load("myciel4").is_proper_coloring(&coloring_of(&out)));
     assert_eq!(
         bitcsp(&["color", "--colors", "4", &file]).0,
         "unsatisfiable\n"
@@ -246,8 +246,8 @@ fn command_line_decides_k_colourability() {
 }
 
 #[test]
-fn colouring_searches_publish_their_progress() {
-    // myciel4 has no 4-colouring: the search explores its whole tree, so the share
+fn coloring_searches_publish_their_progress() {
+    // myciel4 has no 4-coloring: the search explores its whole tree, so the share
     // published ends at one (in parts per billion), on one thread and on two.
     let graph = load("myciel4");
     for threads in [1, 2] {
@@ -257,7 +257,7 @@ fn colouring_searches_publish_their_progress() {
             progress: Some(Arc::clone(&sink)),
             ..Limits::default()
         };
-        let decision = coloring::colour_with(&graph, 4, &limits).unwrap();
+        let decision = coloring::color_with(&graph, 4, &limits).unwrap();
         assert_eq!(decision, Decision::Impossible);
         assert_eq!(
             sink.load(Ordering::Relaxed),
@@ -317,7 +317,7 @@ fn command_line_limits_print_unknown_or_bounds_and_exit_three() {
     assert!(err.contains("stopped by time limit"));
     assert_eq!(code, Some(3));
     let graph = Graph::from_edges(150, edges);
-    assert!(graph.is_proper_colouring(&colouring_of(&out)));
+    assert!(graph.is_proper_coloring(&coloring_of(&out)));
     let (out, _, code) = bitcsp(&["color", "--colors", "12", "--node-limit", "50", &path]);
     assert_eq!((out.as_str(), code), ("unknown\n", Some(3)));
 }

@@ -152,7 +152,7 @@ proptest! {
     }
 
     #[test]
-    fn queens_and_colouring_at_the_limits_never_panic(n in extreme_usize(), k in extreme_usize()) {
+    fn queens_and_coloring_at_the_limits_never_panic(n in extreme_usize(), k in extreme_usize()) {
         prop_assert_eq!(queens::model(n).is_ok(), (1..=queens::MAX_N).contains(&n));
         if n <= 12 {
             let _ = queens::mirror_parts(n);
@@ -162,8 +162,8 @@ proptest! {
         }
         let graph = Graph::from_edges(6, [(0, 1), (1, 2), (2, 0), (3, 4), (usize::MAX, 2), (n, k)]);
         let limits = Limits { nodes: Some(1_000), ..Limits::default() };
-        match coloring::colour_with(&graph, k, &limits) {
-            Ok(coloring::Decision::Colouring(c)) => prop_assert!(k >= 3 && graph.is_proper_colouring(&c)),
+        match coloring::color_with(&graph, k, &limits) {
+            Ok(coloring::Decision::Coloring(c)) => prop_assert!(k >= 3 && graph.is_proper_coloring(&c)),
             Ok(coloring::Decision::Impossible) => prop_assert!(k < 3),
             other => prop_assert!(false, "{:?}", other),
         }
@@ -181,14 +181,14 @@ fn an_empty_all_different_is_no_constraint() {
 }
 
 #[test]
-fn colouring_with_a_million_colours_answers_at_once() {
-    // Two vertices of 2,000 joined by one edge: DSATUR's two colours answer it, in memory
+fn coloring_with_a_million_colors_answers_at_once() {
+    // Two vertices of 2,000 joined by one edge: DSATUR's two colors answer it, in memory
     // that does not depend on k.
     let graph = Graph::from_edges(2000, [(0, 1)]);
-    let decision = coloring::colour_with(&graph, 1_000_000, &Limits::default()).expect("model");
-    let coloring::Decision::Colouring(c) = decision else {
+    let decision = coloring::color_with(&graph, 1_000_000, &Limits::default()).expect("model");
+    let coloring::Decision::Coloring(c) = decision else {
         panic!("{decision:?}")
     };
-    assert!(graph.is_proper_colouring(&c));
-    assert!(c.iter().all(|&colour| colour < 2));
+    assert!(graph.is_proper_coloring(&c));
+    assert!(c.iter().all(|&color| color < 2));
 }

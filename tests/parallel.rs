@@ -65,9 +65,9 @@ fn parallel_solving_stops_at_its_limits() {
 
 #[test]
 fn interchangeable_values_are_split_once_per_class() {
-    // Colourings of small graphs with more colours than needed: with interchangeable
-    // values the sequential search lists one colouring per renaming class, and the split
-    // must try one unused colour per node as well, or the parallel count repeats classes.
+    // Colorings of small graphs with more colors than needed: with interchangeable
+    // values the sequential search lists one coloring per renaming class, and the split
+    // must try one unused color per node as well, or the parallel count repeats classes.
     let graphs = [
         coloring::Graph::from_edges(5, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]),
         coloring::Graph::from_edges(6, [(0, 1), (2, 3), (4, 5), (1, 2)]),

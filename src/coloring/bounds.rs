@@ -1,4 +1,4 @@
-//! A cheap upper bound on the chromatic number: a DSATUR greedy colouring. (The lower
+//! A cheap upper bound on the chromatic number: a DSATUR greedy coloring. (The lower
 //! bound, a large clique, is in `cliques`.)
 
 use std::collections::BinaryHeap;
@@ -7,9 +7,9 @@ use super::graph::Graph;
 use super::watch::Watch;
 use crate::StopReason;
 
-/// DSATUR (Brélaz 1979): colour next the vertex with the most distinct colours among its
-/// neighbours, ties by most uncoloured neighbours, then lowest index; give it the smallest
-/// colour free of its neighbours. Colours are `0..k`; returns one colour per vertex.
+/// DSATUR (Brélaz 1979): color next the vertex with the most distinct colors among its
+/// neighbours, ties by most uncolored neighbours, then lowest index; give it the smallest
+/// color free of its neighbours. Colors are `0..k`; returns one color per vertex.
 pub fn dsatur(graph: &Graph) -> Vec<usize> {
     dsatur_watched(graph, &Watch::default()).unwrap_or_default()
 }
@@ -18,28 +18,28 @@ pub fn dsatur(graph: &Graph) -> Vec<usize> {
 pub(crate) fn dsatur_watched(graph: &Graph, watch: &Watch) -> Result<Vec<usize>, StopReason> {
     let n = graph.num_vertices();
     const NONE: usize = usize::MAX;
-    let mut colour = vec![NONE; n];
+    let mut color = vec![NONE; n];
     let mut seen: Vec<Vec<u64>> = vec![Vec::new(); n];
     let mut saturation = vec![0usize; n];
-    let mut uncoloured_degree: Vec<usize> = (0..n).map(|v| graph.degree(v)).collect();
+    let mut uncolored_degree: Vec<usize> = (0..n).map(|v| graph.degree(v)).collect();
     let mut heap: BinaryHeap<(usize, usize, std::cmp::Reverse<usize>)> = (0..n)
-        .map(|v| (0, uncoloured_degree[v], std::cmp::Reverse(v)))
+        .map(|v| (0, uncolored_degree[v], std::cmp::Reverse(v)))
         .collect();
     let mut steps = 0usize;
     while let Some((sat, deg, std::cmp::Reverse(v))) = heap.pop() {
         steps += 1;
         watch.tick(steps)?;
-        if colour[v] != NONE || sat != saturation[v] || deg != uncoloured_degree[v] {
+        if color[v] != NONE || sat != saturation[v] || deg != uncolored_degree[v] {
             continue; // a stale entry: a fresher one is in the heap
         }
         let c = first_free(&seen[v]);
-        colour[v] = c;
+        color[v] = c;
         for &u in graph.neighbours(v) {
             let u = u as usize;
-            if colour[u] != NONE {
+            if color[u] != NONE {
                 continue;
             }
-            uncoloured_degree[u] -= 1;
+            uncolored_degree[u] -= 1;
             let (word, bit) = (c / 64, 1u64 << (c % 64));
             if seen[u].len() <= word {
                 seen[u].resize(word + 1, 0);
@@ -48,10 +48,10 @@ pub(crate) fn dsatur_watched(graph: &Graph, watch: &Watch) -> Result<Vec<usize>,
                 seen[u][word] |= bit;
                 saturation[u] += 1;
             }
-            heap.push((saturation[u], uncoloured_degree[u], std::cmp::Reverse(u)));
+            heap.push((saturation[u], uncolored_degree[u], std::cmp::Reverse(u)));
         }
     }
-    Ok(colour)
+    Ok(color)
 }
 
 fn first_free(used: &[u64]) -> usize {
@@ -63,9 +63,9 @@ fn first_free(used: &[u64]) -> usize {
     used.len() * 64
 }
 
-/// The number of colours a colouring uses (largest colour + 1).
-pub fn colours_used(colouring: &[usize]) -> usize {
-    colouring.iter().map(|&c| c + 1).max().unwrap_or(0)
+/// The number of colors a coloring uses (largest color + 1).
+pub fn colors_used(coloring: &[usize]) -> usize {
+    coloring.iter().map(|&c| c + 1).max().unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -73,10 +73,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dsatur_colours_properly_and_optimally_on_an_even_wheel() {
+    fn dsatur_colors_properly_and_optimally_on_an_even_wheel() {
         let g = Graph::wheel(6);
         let c = dsatur(&g);
-        assert!(g.is_proper_colouring(&c));
-        assert_eq!(colours_used(&c), 3);
+        assert!(g.is_proper_coloring(&c));
+        assert_eq!(colors_used(&c), 3);
     }
 }

@@ -181,7 +181,7 @@ pub fn clique_around(graph: &Graph, v: usize) -> Vec<usize> {
     CliqueFinder::new(graph).grow(&[v], 0)
 }
 
-/// Cliques for a colouring model's all-different constraints.
+/// Cliques for a coloring model's all-different constraints.
 pub(crate) struct CliqueCover {
     /// One greedy maximal clique around each vertex with an edge in no clique before it,
     /// without repeats, of size three or more.

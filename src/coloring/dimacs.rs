@@ -110,6 +110,7 @@ pub enum DimacsError {
 
 /// Something odd but harmless in a DIMACS text.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DimacsWarning {
     /// An edge from a vertex to itself, ignored.
     SelfLoop {

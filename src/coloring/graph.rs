@@ -33,9 +33,9 @@ impl Graph {
         Graph::from_edges(n, complete_edges(n))
     }
 
-    /// A graph with a hidden `k`-colouring, for tests: vertex `v` has colour `v % k`, each
-    /// pair of differently coloured vertices is an edge with probability `percent` / 100,
-    /// and vertices `0..k` (one of each colour) form a clique, so the chromatic number is
+    /// A graph with a hidden `k`-coloring, for tests: vertex `v` has color `v % k`, each
+    /// pair of differently colored vertices is an edge with probability `percent` / 100,
+    /// and vertices `0..k` (one of each color) form a clique, so the chromatic number is
     /// `k`.
     #[cfg(test)]
     pub(crate) fn planted(n: usize, k: usize, percent: u64, seed: u64) -> Self {
@@ -85,15 +85,15 @@ impl Graph {
         })
     }
 
-    /// The first edge whose ends share a colour in `colours` (one entry per vertex), if any.
-    pub fn conflict(&self, colours: &[usize]) -> Option<(usize, usize)> {
+    /// The first edge whose ends share a color in `colors` (one entry per vertex), if any.
+    pub fn conflict(&self, colors: &[usize]) -> Option<(usize, usize)> {
         self.edges()
-            .find(|&(u, v)| colours.get(u).is_some_and(|c| Some(c) == colours.get(v)))
+            .find(|&(u, v)| colors.get(u).is_some_and(|c| Some(c) == colors.get(v)))
     }
 
-    /// True when `colours` gives every vertex a colour and no edge joins equal colours.
-    pub fn is_proper_colouring(&self, colours: &[usize]) -> bool {
-        colours.len() == self.num_vertices() && self.conflict(colours).is_none()
+    /// True when `colors` gives every vertex a color and no edge joins equal colors.
+    pub fn is_proper_coloring(&self, colors: &[usize]) -> bool {
+        colors.len() == self.num_vertices() && self.conflict(colors).is_none()
     }
 }
 

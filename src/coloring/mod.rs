@@ -1,22 +1,22 @@
-//! Graph colouring as a thin model: one variable per vertex over `k` colours, not-equal per
+//! Graph coloring as a thin model: one variable per vertex over `k` colors, not-equal per
 //! edge, all-different on cliques (which prunes far more than the edges alone: a clique of
-//! k vertices must use every colour once), and the colours of one large clique fixed to
-//! break the symmetry between colours. The cliques are grown greedily around each vertex,
+//! k vertices must use every color once), and the colors of one large clique fixed to
+//! break the symmetry between colors. The cliques are grown greedily around each vertex,
 //! then around each edge that none of them holds (the 9×9 queen graph's rows and columns
 //! are found this way), once per graph.
 //!
 //! The chromatic number is found between a greedy-clique lower bound and a DSATUR upper
 //! bound (lowered by tabu search when the quick probes at the lower bound fail) by asking
-//! the engine for colourings with fewer and fewer colours, branching DSATUR-style (fewest
-//! colours left, ties by most uncoloured neighbours).
+//! the engine for colorings with fewer and fewer colors, branching DSATUR-style (fewest
+//! colors left, ties by most uncolored neighbours).
 //!
 //! ```
 //! use bitcsp::coloring::{self, Graph, Limits};
-//! // A 5-cycle needs three colours.
+//! // A 5-cycle needs three colors.
 //! let graph = Graph::from_edges(5, [(0, 1), (1, 2), (2, 3), (3, 4), (4, 0)]);
 //! let result = coloring::chromatic_number(&graph, &Limits::default())?;
 //! assert_eq!((result.lower, result.upper), (3, 3));
-//! assert!(graph.is_proper_colouring(&result.colouring));
+//! assert!(graph.is_proper_coloring(&result.coloring));
 //! # Ok::<(), bitcsp::ModelError>(())
 //! ```
 
@@ -27,7 +27,7 @@ mod graph;
 mod tabu;
 mod watch;
 
-pub use bounds::{colours_used, dsatur};
+pub use bounds::{colors_used, dsatur};
 pub use cliques::{clique_around, greedy_clique};
 pub use dimacs::{DimacsError, DimacsWarning, Parsed, MAX_LINE, MAX_VERTICES};
 pub use graph::Graph;
@@ -44,28 +44,28 @@ use crate::{
     Model, ModelError, SolveResult, Solver, StopReason, ValueSymmetry, VarId, VariableOrder,
 };
 
-/// Limits for colouring searches.
+/// Limits for coloring searches.
 #[derive(Clone, Debug, Default)]
 pub struct Limits {
     /// Wall-clock budget for the whole call, every phase of it (bounds, cliques, model
     /// building, searches).
     pub time: Option<Duration>,
-    /// Node budget for each k-colourability search.
+    /// Node budget for each k-colorability search.
     pub nodes: Option<u64>,
     /// Stops the search when set.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Threads for each exhaustive k-colourability search: 0 or 1 searches on the calling
+    /// Threads for each exhaustive k-colorability search: 0 or 1 searches on the calling
     /// thread, more split the search tree between them (see [`Solver::solve_parallel`]).
-    /// The colouring found does not depend on it. The chromatic number's bottom-up
+    /// The coloring found does not depend on it. The chromatic number's bottom-up
     /// probes, small searches on a node budget, stay on the calling thread.
     pub threads: usize,
-    /// Where each k-colourability search publishes the share of its tree explored (parts
+    /// Where each k-colorability search publishes the share of its tree explored (parts
     /// per billion, as [`Solver::set_progress_sink`]); it starts again from 0 for each
-    /// number of colours tried.
+    /// number of colors tried.
     pub progress: Option<Arc<AtomicU64>>,
 }
 
-/// The engine model for colouring `graph` with colours `0..k`, and its vertex variables.
+/// The engine model for coloring `graph` with colors `0..k`, and its vertex variables.
 ///
 /// # Errors
 /// [`ModelError::EmptyDomain`] when `k = 0` and the graph has vertices.
@@ -79,7 +79,7 @@ pub fn model(graph: &Graph, k: usize) -> Result<(Model, Vec<VarId>), ModelError>
     }
 }
 
-/// A colouring model, or why there is none.
+/// A coloring model, or why there is none.
 enum Built {
     Model(Model, Vec<VarId>),
     Invalid(ModelError),
@@ -111,7 +111,7 @@ fn build(
         m.not_equal(vertices[u], vertices[v])?;
     }
     // The edges' cliques that can prune: a clique of k - 1 or k vertices (k: a permutation of
-    // the colours) gives hidden singles and pigeonhole failures that its edges alone do
+    // the colors) gives hidden singles and pigeonhole failures that its edges alone do
     // not; smaller ones only repeat the edges. At most as many as the vertices' cliques,
     // so that graphs made of many overlapping large cliques (school1: 1,695 such) do not
     // pay for them at every node.
@@ -124,19 +124,19 @@ fn build(
         let vars: Vec<VarId> = clique.iter().map(|&v| vertices[v]).collect();
         m.all_different(&vars)?;
     }
-    // Symmetry: any colouring can be renamed so that a given clique gets 0, 1, 2, ...
-    for (colour, &v) in cliques.largest.iter().enumerate() {
-        m.fix(vertices[v], colour as i32)?;
+    // Symmetry: any coloring can be renamed so that a given clique gets 0, 1, 2, ...
+    for (color, &v) in cliques.largest.iter().enumerate() {
+        m.fix(vertices[v], color as i32)?;
     }
     Ok((m, vertices))
 }
 
-/// The cliques a colouring model is built on, found once per graph: the largest at once
+/// The cliques a coloring model is built on, found once per graph: the largest at once
 /// (the lower bound), the cover when a model is first built (a graph whose bounds meet
 /// never needs it).
 struct Cliques<'g> {
     finder: CliqueFinder<'g>,
-    /// A large clique: the lower bound, and the vertices whose colours are fixed.
+    /// A large clique: the lower bound, and the vertices whose colors are fixed.
     largest: Vec<usize>,
     cover: OnceCell<CliqueCover>,
 }
@@ -160,50 +160,50 @@ impl<'g> Cliques<'g> {
     }
 }
 
-/// The answer to "can `graph` be coloured with k colours?".
+/// The answer to "can `graph` be colored with k colors?".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Decision {
-    /// Yes: one colour in `0..k` per vertex, verified against the edges.
-    Colouring(Vec<usize>),
+    /// Yes: one color in `0..k` per vertex, verified against the edges.
+    Coloring(Vec<usize>),
     /// No: the search proved it.
     Impossible,
     /// A limit stopped the search first.
     Unknown(StopReason),
 }
 
-/// Decides whether `graph` can be coloured with `k` colours.
+/// Decides whether `graph` can be colored with `k` colors.
 ///
-/// The bounds answer first, without a search: DSATUR's colouring when it uses at most `k`
-/// colours (it never needs more than the largest degree plus one, so any larger `k` is
+/// The bounds answer first, without a search: DSATUR's coloring when it uses at most `k`
+/// colors (it never needs more than the largest degree plus one, so any larger `k` is
 /// answered at once, in memory that does not grow with `k`), and "impossible" when a
 /// clique has more than `k` vertices.
 ///
 /// ```
 /// use bitcsp::coloring::{self, Decision, Graph, Limits};
 /// let triangle = Graph::from_edges(3, [(0, 1), (1, 2), (2, 0)]);
-/// assert_eq!(coloring::colour_with(&triangle, 2, &Limits::default())?, Decision::Impossible);
-/// let Decision::Colouring(c) = coloring::colour_with(&triangle, 1_000_000, &Limits::default())?
-/// else { panic!("three colours suffice") };
-/// assert!(triangle.is_proper_colouring(&c));
+/// assert_eq!(coloring::color_with(&triangle, 2, &Limits::default())?, Decision::Impossible);
+/// let Decision::Coloring(c) = coloring::color_with(&triangle, 1_000_000, &Limits::default())?
+/// else { panic!("three colors suffice") };
+/// assert!(triangle.is_proper_coloring(&c));
 /// # Ok::<(), bitcsp::ModelError>(())
 /// ```
 ///
 /// # Errors
 /// As [`model`].
-pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision, ModelError> {
+pub fn color_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision, ModelError> {
     let watch = Watch::start(limits);
     if graph.num_vertices() == 0 {
-        return Ok(Decision::Colouring(Vec::new()));
+        return Ok(Decision::Coloring(Vec::new()));
     }
     if k == 0 {
         return Ok(Decision::Impossible);
     }
     let greedy = match dsatur_watched(graph, &watch) {
-        Ok(colouring) => colouring,
+        Ok(coloring) => coloring,
         Err(reason) => return Ok(Decision::Unknown(reason)),
     };
-    if colours_used(&greedy) <= k {
-        return Ok(Decision::Colouring(greedy));
+    if colors_used(&greedy) <= k {
+        return Ok(Decision::Coloring(greedy));
     }
     let cliques = match Cliques::of(graph, &watch) {
         Ok(cliques) => cliques,
@@ -215,7 +215,7 @@ pub fn colour_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision,
     decide(graph, k, limits, &cliques, &watch)
 }
 
-/// [`colour_with`] on cliques found beforehand, without the quick answers: a search.
+/// [`color_with`] on cliques found beforehand, without the quick answers: a search.
 fn decide(
     graph: &Graph,
     k: usize,
@@ -224,7 +224,7 @@ fn decide(
     watch: &Watch,
 ) -> Result<Decision, ModelError> {
     if graph.num_vertices() == 0 {
-        return Ok(Decision::Colouring(Vec::new()));
+        return Ok(Decision::Coloring(Vec::new()));
     }
     if k == 0 {
         return Ok(Decision::Impossible);
@@ -259,9 +259,9 @@ fn decide(
     };
     Ok(match result {
         SolveResult::Solution(s) => {
-            let colouring: Vec<usize> = vertices.iter().map(|&v| s.value(v) as usize).collect();
-            if graph.is_proper_colouring(&colouring) {
-                Decision::Colouring(colouring)
+            let coloring: Vec<usize> = vertices.iter().map(|&v| s.value(v) as usize).collect();
+            if graph.is_proper_coloring(&coloring) {
+                Decision::Coloring(coloring)
             } else {
                 // Cannot happen if the engine is right; refuse to report a wrong answer.
                 Decision::Unknown(StopReason::Cancelled)
@@ -277,10 +277,10 @@ fn decide(
 pub struct Chromatic {
     /// Proved lower bound (a clique, or an impossible k plus one).
     pub lower: usize,
-    /// Colours of the best colouring found.
+    /// Colors of the best coloring found.
     pub upper: usize,
-    /// The best colouring found, colours `0..upper`, verified.
-    pub colouring: Vec<usize>,
+    /// The best coloring found, colors `0..upper`, verified.
+    pub coloring: Vec<usize>,
     /// Why the search stopped before `lower == upper`, if it did.
     pub stopped: Option<StopReason>,
 }
@@ -296,14 +296,14 @@ impl Chromatic {
 const PROBE_NODES: u64 = 20_000;
 
 /// Finds the chromatic number: bounds from a greedy clique and DSATUR, then two phases.
-/// Bottom-up: ask for a colouring with `lower` colours on a small node budget; an answer
-/// either ends the search (a colouring) or raises `lower` (impossible), and the probe is
-/// repeated. With few colours propagation is strong, so when the clique bound is the
+/// Bottom-up: ask for a coloring with `lower` colors on a small node budget; an answer
+/// either ends the search (a coloring) or raises `lower` (impossible), and the probe is
+/// repeated. With few colors propagation is strong, so when the clique bound is the
 /// chromatic number (most benchmark graphs, and the Leighton graphs that defeat DSATUR)
 /// this is the quickest proof. Top-down, once a probe runs out of budget: tabu search
-/// lowers `upper` while it finds colourings with one colour fewer (a fixed number of
-/// seeded moves each), then the search asks for colourings with `upper - 1`, `upper - 2`,
-/// ... colours until one is impossible or `lower` is met.
+/// lowers `upper` while it finds colorings with one color fewer (a fixed number of
+/// seeded moves each), then the search asks for colorings with `upper - 1`, `upper - 2`,
+/// ... colors until one is impossible or `lower` is met.
 ///
 /// # Errors
 /// As [`model`].
@@ -313,13 +313,13 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
     let mut best = Chromatic {
         lower: usize::from(graph.num_vertices() > 0),
         upper: graph.num_vertices(),
-        colouring: (0..graph.num_vertices()).collect(),
+        coloring: (0..graph.num_vertices()).collect(),
         stopped: None,
     };
     match dsatur_watched(graph, &watch) {
-        Ok(colouring) => {
-            best.upper = colours_used(&colouring);
-            best.colouring = colouring;
+        Ok(coloring) => {
+            best.upper = colors_used(&coloring);
+            best.coloring = coloring;
         }
         Err(reason) => {
             best.stopped = Some(reason);
@@ -359,9 +359,9 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             progress: limits.progress.clone(),
         };
         match decide(graph, best.lower, &probe, &cliques, &watch)? {
-            Decision::Colouring(c) => {
-                best.upper = colours_used(&c);
-                best.colouring = c;
+            Decision::Coloring(c) => {
+                best.upper = colors_used(&c);
+                best.coloring = c;
             }
             Decision::Impossible => best.lower += 1,
             Decision::Unknown(StopReason::NodeLimit) => break,
@@ -371,25 +371,25 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             }
         }
     }
-    // Fewer colours than DSATUR's by local search, while it finds them: the descent then
-    // starts lower, and a colouring with as many colours as the lower bound ends it.
+    // Fewer colors than DSATUR's by local search, while it finds them: the descent then
+    // starts lower, and a coloring with as many colors as the lower bound ends it.
     let deadline = watch.deadline();
     while best.lower < best.upper {
         if let Err(reason) = watch.check() {
             best.stopped = Some(reason);
             return Ok(best);
         }
-        match tabu::tabu_colouring(
+        match tabu::tabu_coloring(
             graph,
             best.upper - 1,
-            &best.colouring,
+            &best.coloring,
             tabu::MOVES,
             deadline,
             limits.cancel.as_deref(),
         ) {
             Some(c) => {
-                best.upper = colours_used(&c);
-                best.colouring = c;
+                best.upper = colors_used(&c);
+                best.coloring = c;
             }
             None => break,
         }
@@ -404,9 +404,9 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
             ..limits.clone()
         };
         match decide(graph, best.upper - 1, &step, &cliques, &watch)? {
-            Decision::Colouring(c) => {
-                best.upper = colours_used(&c);
-                best.colouring = c;
+            Decision::Coloring(c) => {
+                best.upper = colors_used(&c);
+                best.coloring = c;
             }
             Decision::Impossible => best.lower = best.upper,
             Decision::Unknown(reason) => {
@@ -459,20 +459,20 @@ mod tests {
     }
 
     #[test]
-    fn local_search_finds_the_colouring_the_search_budget_misses() {
-        // Hidden colour v % 10, random edges between different colours (40 %), and one
-        // vertex of each colour joined into a clique: the chromatic number is 10. DSATUR
-        // needs 22 colours, and with 2,000 nodes per search the exhaustive search alone
+    fn local_search_finds_the_coloring_the_search_budget_misses() {
+        // Hidden color v % 10, random edges between different colors (40 %), and one
+        // vertex of each color joined into a clique: the chromatic number is 10. DSATUR
+        // needs 22 colors, and with 2,000 nodes per search the exhaustive search alone
         // stops at 19.
         let k = 10;
         let graph = Graph::planted(200, k, 40, 0x5DEE_CE66_D1CE_4E5B);
-        assert!(colours_used(&dsatur(&graph)) > k);
+        assert!(colors_used(&dsatur(&graph)) > k);
         let limits = Limits {
             nodes: Some(2_000),
             ..Limits::default()
         };
         let r = chromatic_number(&graph, &limits).unwrap();
         assert_eq!((r.lower, r.upper), (k, k));
-        assert!(graph.is_proper_colouring(&r.colouring));
+        assert!(graph.is_proper_coloring(&r.coloring));
     }
 }

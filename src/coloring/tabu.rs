@@ -1,14 +1,14 @@
-//! A better upper bound than DSATUR's: tabu search for a colouring with fewer colours
+//! A better upper bound than DSATUR's: tabu search for a coloring with fewer colors
 //! (TabuCol, Hertz and de Werra 1987).
 //!
-//! The exhaustive search proves bounds but finds colourings of large, dense graphs slowly:
-//! on a 200-vertex graph with a hidden 10-colouring (40 % of the edges between different
-//! hidden colours), DSATUR needs 22 colours and 2,000 nodes per search get down to 19,
-//! where tabu search finds the 10-colouring in a few hundredths of a second; the 10×10
-//! queen graph's 11-colouring (DSATUR: 12) takes it a fraction of a second, where the
+//! The exhaustive search proves bounds but finds colorings of large, dense graphs slowly:
+//! on a 200-vertex graph with a hidden 10-coloring (40 % of the edges between different
+//! hidden colors), DSATUR needs 22 colors and 2,000 nodes per search get down to 19,
+//! where tabu search finds the 10-coloring in a few hundredths of a second; the 10×10
+//! queen graph's 11-coloring (DSATUR: 12) takes it a fraction of a second, where the
 //! search found none in 240 s. The exhaustive search then only has to prove that no
-//! colouring with fewer exists.
-//! Seeded and counted in moves, so the colouring found is the same on every run.
+//! coloring with fewer exists.
+//! Seeded and counted in moves, so the coloring found is the same on every run.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -16,18 +16,18 @@ use std::time::Instant;
 use super::graph::Graph;
 use crate::xorshift::XorShift;
 
-/// Moves tried per attempt at `k` colours: an attempt at an impossible `k` costs about a
+/// Moves tried per attempt at `k` colors: an attempt at an impossible `k` costs about a
 /// tenth of a second on a graph of 450 vertices and 16,680 edges.
 pub(crate) const MOVES: u64 = 200_000;
 
-/// The largest vertices × colours table tabu search keeps (12 bytes an entry: 48 MiB). A
+/// The largest vertices × colors table tabu search keeps (12 bytes an entry: 48 MiB). A
 /// move scans every vertex, so graphs that large would also make each attempt slow.
 const MAX_TABLE: usize = 1 << 22;
 
-/// A proper colouring of `graph` with colours `0..k`, found by tabu search from `start`
-/// (colours `k` and above are first renamed into `0..k`), or `None` once `moves` moves or
+/// A proper coloring of `graph` with colors `0..k`, found by tabu search from `start`
+/// (colors `k` and above are first renamed into `0..k`), or `None` once `moves` moves or
 /// the `deadline` have passed.
-pub(crate) fn tabu_colouring(
+pub(crate) fn tabu_coloring(
     graph: &Graph,
     k: usize,
     start: &[usize],
@@ -45,7 +45,7 @@ pub(crate) fn tabu_colouring(
     let mut candidates: Vec<(usize, usize)> = Vec::new();
     for iteration in 0..moves {
         if state.conflicts == 0 {
-            return Some(state.colour);
+            return Some(state.color);
         }
         let checked = iteration % 256 == 0;
         if checked && deadline.is_some_and(|d| Instant::now() >= d) {
@@ -60,12 +60,12 @@ pub(crate) fn tabu_colouring(
         let mut best_delta = i64::MAX;
         let mut in_conflict = 0usize;
         for v in 0..n {
-            let own = state.gamma[v * k + state.colour[v]];
+            let own = state.gamma[v * k + state.color[v]];
             if own == 0 {
                 continue;
             }
             in_conflict += 1;
-            for c in (0..k).filter(|&c| c != state.colour[v]) {
+            for c in (0..k).filter(|&c| c != state.color[v]) {
                 let delta = i64::from(state.gamma[v * k + c]) - i64::from(own);
                 let tabu = state.tabu[v * k + c] > iteration;
                 let aspired = (state.conflicts as i64 + delta) < best_conflicts as i64;
@@ -82,53 +82,53 @@ pub(crate) fn tabu_colouring(
         let Some(&(v, c)) = candidates.get(random.below(candidates.len())) else {
             continue; // every move is tabu: wait for one to expire
         };
-        let old = state.colour[v];
-        state.recolour(graph, v, c);
+        let old = state.color[v];
+        state.recolor(graph, v, c);
         let tenure = in_conflict * 6 / 10 + random.below(10);
         state.tabu[v * k + old] = iteration + 1 + tenure as u64;
         best_conflicts = best_conflicts.min(state.conflicts);
     }
-    (state.conflicts == 0).then_some(state.colour)
+    (state.conflicts == 0).then_some(state.color)
 }
 
-/// A colouring with its conflict counts.
+/// A coloring with its conflict counts.
 struct State {
     k: usize,
-    colour: Vec<usize>,
-    /// `gamma[v * k + c]`: how many neighbours of `v` have colour `c`.
+    color: Vec<usize>,
+    /// `gamma[v * k + c]`: how many neighbours of `v` have color `c`.
     gamma: Vec<u32>,
-    /// `tabu[v * k + c]`: the first move at which `v` may take colour `c` again.
+    /// `tabu[v * k + c]`: the first move at which `v` may take color `c` again.
     tabu: Vec<u64>,
-    /// Edges whose ends have the same colour.
+    /// Edges whose ends have the same color.
     conflicts: usize,
 }
 
 impl State {
     fn new(graph: &Graph, k: usize, start: &[usize]) -> Self {
         let n = graph.num_vertices();
-        let colour: Vec<usize> = start.iter().map(|&c| c % k).collect();
+        let color: Vec<usize> = start.iter().map(|&c| c % k).collect();
         let mut gamma = vec![0u32; n * k];
         let mut conflicts = 0;
         for v in 0..n {
             for &u in graph.neighbours(v) {
                 let u = u as usize;
-                gamma[v * k + colour[u]] += 1;
-                if u > v && colour[u] == colour[v] {
+                gamma[v * k + color[u]] += 1;
+                if u > v && color[u] == color[v] {
                     conflicts += 1;
                 }
             }
         }
         State {
             k,
-            colour,
+            color,
             gamma,
             tabu: vec![0; n * k],
             conflicts,
         }
     }
 
-    fn recolour(&mut self, graph: &Graph, v: usize, c: usize) {
-        let (k, old) = (self.k, self.colour[v]);
+    fn recolor(&mut self, graph: &Graph, v: usize, c: usize) {
+        let (k, old) = (self.k, self.color[v]);
         self.conflicts =
             self.conflicts + self.gamma[v * k + c] as usize - self.gamma[v * k + old] as usize;
         for &u in graph.neighbours(v) {
@@ -136,38 +136,38 @@ impl State {
             self.gamma[u * k + old] -= 1;
             self.gamma[u * k + c] += 1;
         }
-        self.colour[v] = c;
+        self.color[v] = c;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coloring::{colours_used, dsatur};
+    use crate::coloring::{colors_used, dsatur};
 
     #[test]
-    fn finds_planted_colourings_that_dsatur_misses() {
+    fn finds_planted_colorings_that_dsatur_misses() {
         let mut beaten = 0;
         for seed in 1..=6 {
             let graph = Graph::planted(150, 8, 35, seed);
             let start = dsatur(&graph);
-            let found = tabu_colouring(&graph, 8, &start, MOVES, None, None);
-            let colouring = found.expect("a planted 8-colouring");
-            assert!(graph.is_proper_colouring(&colouring));
-            assert!(colours_used(&colouring) <= 8);
-            beaten += usize::from(colours_used(&start) > 8);
+            let found = tabu_coloring(&graph, 8, &start, MOVES, None, None);
+            let coloring = found.expect("a planted 8-coloring");
+            assert!(graph.is_proper_coloring(&coloring));
+            assert!(colors_used(&coloring) <= 8);
+            beaten += usize::from(colors_used(&start) > 8);
         }
-        assert!(beaten > 0, "DSATUR found every planted colouring itself");
+        assert!(beaten > 0, "DSATUR found every planted coloring itself");
     }
 
     #[test]
-    fn gives_up_on_impossible_colour_counts() {
-        // A complete graph on 9 vertices has no 8-colouring.
+    fn gives_up_on_impossible_color_counts() {
+        // A complete graph on 9 vertices has no 8-coloring.
         let graph = Graph::complete(9);
         let start: Vec<usize> = (0..9).collect();
-        assert_eq!(tabu_colouring(&graph, 8, &start, 5_000, None, None), None);
+        assert_eq!(tabu_coloring(&graph, 8, &start, 5_000, None, None), None);
         assert_eq!(
-            tabu_colouring(&graph, 9, &start, 5_000, None, None),
+            tabu_coloring(&graph, 9, &start, 5_000, None, None),
             Some(start)
         );
     }
@@ -177,7 +177,7 @@ mod tests {
         let n = (MAX_TABLE / 4) + 1;
         let graph = Graph::from_edges(n, [(0, 1)]);
         let start = vec![0; n];
-        assert_eq!(tabu_colouring(&graph, 4, &start, 10, None, None), None);
-        assert!(tabu_colouring(&graph, 2, &start, 10, None, None).is_some());
+        assert_eq!(tabu_coloring(&graph, 4, &start, 10, None, None), None);
+        assert!(tabu_coloring(&graph, 2, &start, 10, None, None).is_some());
     }
 }

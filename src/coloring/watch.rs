@@ -1,4 +1,4 @@
-//! The clock and the cancellation flag of one colouring call, read by every phase of it
+//! The clock and the cancellation flag of one coloring call, read by every phase of it
 //! (cliques, DSATUR, tabu search, model building, the searches) so that a limit holds
 //! whichever phase is running when it passes.
 

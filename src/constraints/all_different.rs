@@ -46,8 +46,8 @@ impl AllDifferent {
     ) -> Self {
         let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
         let shifts = value_space_shifts(store, &vars, offsets);
-        let narrow = fits_one_word(store, &vars, &shifts);
-        let group_words = if narrow {
+        let one_word = fits_one_word(store, &vars, &shifts);
+        let group_words = if one_word {
             1
         } else {
             vars.iter()
@@ -89,7 +89,7 @@ impl AllDifferent {
 
     /// Which changes wake the group. Rules 2 and 3 can only fire once the free values are
     /// as few as the unfixed variables; a group that starts with more values than variables
-    /// (a diagonal of N-Queens, a clique in colouring) gets there rarely, so it runs on fixes
+    /// (a diagonal of N-Queens, a clique in coloring) gets there rarely, so it runs on fixes
     /// only, which is all rule 1 needs. Groups with exactly as many values as variables
     /// (Sudoku's rows, columns and boxes) and domain-consistent groups wake on every change.
     pub(crate) fn event(&self) -> Event {
@@ -102,14 +102,14 @@ impl AllDifferent {
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         if self.group_words == 1 {
-            self.propagate_narrow(e, scratch)
+            self.propagate_one_word(e, scratch)
         } else {
             self.propagate_wide(e, scratch)
         }
     }
 
     /// The one-word path: every rule on whole words, domains written back once at the end.
-    fn propagate_narrow(&self, e: &mut Engine, masks: &mut [u64]) -> Result<(), Conflict> {
+    fn propagate_one_word(&self, e: &mut Engine, masks: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
         let masks = &mut masks[..n];
         let mut fixed = 0u64;

@@ -10,7 +10,7 @@
 //! one-word domains, one common base) that share at least two variables, where one is a
 //! permutation, and that are not already in one [`Family`](super::Family) — a family
 //! applies the same rule to its own pairs on its private copy of the domains (Sudoku's 54
-//! box-line intersections). Colouring cliques meet this case.
+//! box-line intersections). Coloring cliques meet this case.
 
 use crate::propagate::{Conflict, Engine};
 
@@ -109,7 +109,7 @@ fn remove_from(e: &mut Engine, vars: &[usize], values: u64) -> Result<bool, Conf
     for &v in vars {
         let d = e.store.first_word(v);
         if d & values != 0 {
-            e.set_narrow(v, d & !values)?;
+            e.set_one_word(v, d & !values)?;
             changed = true;
         }
     }

@@ -187,7 +187,7 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     let candidates = family_candidates(model, store);
     // A family pays where permutation groups (Sudoku's units, N-Queens' rows) cover every
     // variable: their hidden singles need every change anyway, and the other groups ride
-    // along. Elsewhere (colouring cliques, measured: le450_15b took 25 times the
+    // along. Elsewhere (coloring cliques, measured: le450_15b took 25 times the
     // instructions as a family) the groups are cheaper run one by one, each woken only
     // when a variable is fixed.
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)

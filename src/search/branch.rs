@@ -97,13 +97,13 @@ fn fewest_per_weight(weights: &[u32], size: impl Fn(usize) -> u32) -> Option<usi
     best.map(|(v, _, _)| v)
 }
 
-/// [`select_variable`] over `size(v)`, the number of values of each variable; `narrow`
+/// [`select_variable`] over `size(v)`, the number of values of each variable; `one_word`
 /// when no variable can have more than 64 values (one-word domains).
 #[inline]
 fn select_by_size(
     n: usize,
     size: impl Fn(usize) -> u32,
-    narrow: bool,
+    one_word: bool,
     info: &VarInfo,
     order: VariableOrder,
     weights: &[u32],
@@ -112,19 +112,19 @@ fn select_by_size(
         VariableOrder::InputOrder => (0..n).find(|&v| size(v) > 1),
         VariableOrder::Mrv => fewest_values(n, size),
         VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
-        VariableOrder::MrvDegree => fewest_values_then_most(n, size, narrow, |v| info.degree[v]),
+        VariableOrder::MrvDegree => fewest_values_then_most(n, size, one_word, |v| info.degree[v]),
         VariableOrder::DomWdeg => fewest_per_weight(weights, size),
         VariableOrder::MrvDynamicDegree => {
             let Some(neighbours) = info.neighbours.get().filter(|n| !n.unused) else {
                 // Every variable neighbours every other (one N-Queens family links all
                 // cells), the lists would be too large, or they are not built: no tie to
                 // break that way.
-                return select_by_size(n, size, narrow, info, VariableOrder::MrvDegree, weights);
+                return select_by_size(n, size, one_word, info, VariableOrder::MrvDegree, weights);
             };
             if let Some(bits) = &neighbours.bits {
-                return fewest_then_most_unfixed_neighbours(n, size, narrow, bits);
+                return fewest_then_most_unfixed_neighbours(n, size, one_word, bits);
             }
-            fewest_then_most_unfixed_listed(n, size, narrow, neighbours)
+            fewest_then_most_unfixed_listed(n, size, one_word, neighbours)
         }
     }
 }
@@ -153,10 +153,10 @@ fn fewest_values(n: usize, size: impl Fn(usize) -> u32) -> Option<usize> {
 fn fewest_values_then_most(
     n: usize,
     size: impl Fn(usize) -> u32,
-    narrow: bool,
+    one_word: bool,
     tie: impl Fn(usize) -> u32,
 ) -> Option<usize> {
-    let fewest = fewest_values_count(n, &size, narrow)?;
+    let fewest = fewest_values_count(n, &size, one_word)?;
     first_with_most((0..n).filter(|&v| size(v) == fewest), tie)
 }
 
@@ -187,17 +187,17 @@ fn first_with_most<T: Ord + Copy>(
 fn fewest_then_most_unfixed_neighbours(
     n: usize,
     size: impl Fn(usize) -> u32,
-    narrow: bool,
+    one_word: bool,
     bits: &NeighbourBits,
 ) -> Option<usize> {
     // Bitsets in arrays no longer than needed (up to 128 variables: two words), since
     // every call zeroes them.
-    match (bits.words, narrow) {
+    match (bits.words, one_word) {
         (0 | 1, true) => fewest_then_most_by_bytes::<1>(n, size, bits),
         (2, true) => fewest_then_most_by_bytes::<2>(n, size, bits),
-        (0 | 1, false) => fewest_then_most_in::<1>(n, size, narrow, bits),
-        (2, false) => fewest_then_most_in::<2>(n, size, narrow, bits),
-        _ => fewest_then_most_in::<BITSET_WORDS>(n, size, narrow, bits),
+        (0 | 1, false) => fewest_then_most_in::<1>(n, size, one_word, bits),
+        (2, false) => fewest_then_most_in::<2>(n, size, one_word, bits),
+        _ => fewest_then_most_in::<BITSET_WORDS>(n, size, one_word, bits),
     }
 }
 
@@ -276,11 +276,11 @@ fn byte_masks(bytes: &[u8; 64], used: usize, value: u8) -> (u64, u64) {
 fn fewest_then_most_in<const W: usize>(
     n: usize,
     size: impl Fn(usize) -> u32,
-    narrow: bool,
+    one_word: bool,
     bits: &NeighbourBits,
 ) -> Option<usize> {
     let words = bits.words;
-    let fewest = fewest_values_count(n, &size, narrow)?;
+    let fewest = fewest_values_count(n, &size, one_word)?;
     let mut unfixed = [0u64; W];
     let mut tied = [0u64; W];
     unfixed_and_tied(n, &size, fewest, &mut unfixed[..words], &mut tied[..words]);
@@ -306,10 +306,10 @@ fn fewest_then_most_in<const W: usize>(
 fn fewest_then_most_unfixed_listed(
     n: usize,
     size: impl Fn(usize) -> u32,
-    narrow: bool,
+    one_word: bool,
     neighbours: &Neighbours,
 ) -> Option<usize> {
-    let fewest = fewest_values_count(n, &size, narrow)?;
+    let fewest = fewest_values_count(n, &size, one_word)?;
     let mut budget = TIE_BREAK_VISITS_PER_VAR.saturating_mul(n);
     let candidates = (0..n).filter(|&v| size(v) == fewest).take_while(|&v| {
         let within = budget > 0;
@@ -339,10 +339,10 @@ fn tie_key(unfixed: u32, tied: u32) -> u64 {
 /// fixed. Each count of two to 65 values sets one bit of a word, and the lowest bit set is
 /// the answer: no comparison to branch on (whether a variable has fewer values than the
 /// best so far is a coin toss for the predictor, and LLVM compiled a plain minimum into
-/// branches). Larger counts (multi-word domains, never when `narrow`) fall back to a
+/// branches). Larger counts (multi-word domains, never when `one_word`) fall back to a
 /// minimum, which is also the pass that finds every variable fixed (at a solution).
 #[inline]
-fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32, narrow: bool) -> Option<u32> {
+fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32, one_word: bool) -> Option<u32> {
     // Sizes 0 and 1 wrap around to the largest keys.
     let key = |v| size(v).wrapping_sub(2);
     let seen = (0..n).fold(0u64, |seen, v| {
@@ -352,7 +352,7 @@ fn fewest_values_count(n: usize, size: impl Fn(usize) -> u32, narrow: bool) -> O
     if seen != 0 {
         return Some(seen.trailing_zeros() + 2);
     }
-    if narrow {
+    if one_word {
         // At most 64 values each: no count escaped the word, so every variable is fixed.
         return None;
     }
@@ -445,7 +445,7 @@ const MAX_NEIGHBOUR_ENTRIES: usize = 1 << 24;
 
 /// How many neighbours per variable of the model the listed tie-break may visit at one
 /// node: enough to see every candidate in the sparse constraint graphs it is for
-/// (colouring benchmarks: at most about 45 neighbours a variable on average), and no more
+/// (coloring benchmarks: at most about 45 neighbours a variable on average), and no more
 /// than a few scans of the variables where a large constraint links most of them.
 const TIE_BREAK_VISITS_PER_VAR: usize = 4;
 

@@ -10,9 +10,9 @@ use super::outcome::StopReason;
 /// within a millisecond or so, rarely enough to cost nothing measurable.
 const CHECK_EVERY: u64 = 256;
 
-/// Limits set on a solver.
+/// SearchLimits set on a solver.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Limits {
+pub(crate) struct SearchLimits {
     pub(crate) nodes: Option<u64>,
     pub(crate) time: Option<Duration>,
     pub(crate) cancel: Option<Arc<AtomicBool>>,
@@ -34,7 +34,7 @@ impl Cutoff {
     }
 }
 
-/// Limits as applied to one running search.
+/// SearchLimits as applied to one running search.
 #[derive(Clone, Debug)]
 pub(crate) struct Budget {
     nodes: u64,
@@ -54,7 +54,7 @@ impl Budget {
         }
     }
 
-    pub(crate) fn start(limits: &Limits, now: Instant) -> Self {
+    pub(crate) fn start(limits: &SearchLimits, now: Instant) -> Self {
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.and_then(|t| now.checked_add(t)),

@@ -6,6 +6,7 @@ use crate::model::VarId;
 
 /// Why a search stopped before finishing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StopReason {
     /// The node limit was reached.
     NodeLimit,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
-use super::limits::{Budget, Cutoff, Limits};
+use super::limits::{Budget, Cutoff, SearchLimits};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
 use super::restarts::{RestartPlan, Restarts};
@@ -45,9 +45,9 @@ enum Phase {
     Done,
 }
 
-/// What the search loop reports each time it pauses.
+/// Why the search loop paused: a solution, the end of the tree, or a stop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Event {
+enum Pause {
     Solution,
     Exhausted,
     Stopped(StopReason),
@@ -100,10 +100,10 @@ pub struct Solver {
     last_conflict: LastConflict,
     /// Under [`LastConflict::BranchFirst`], the variable whose decision failed last.
     culprit: Option<u32>,
-    limits: Limits,
+    limits: SearchLimits,
     stack: Vec<Frame>,
     phase: Phase,
-    last: Event,
+    last: Pause,
     stats: Statistics,
     /// When the latest search started (`None` before the first): the clock is read when
     /// a search starts, not when the solver is built (a read costs about 30 ns here, a
@@ -133,7 +133,7 @@ impl Solver {
         let constraints = Arc::clone(&compiled.constraints);
         let info = Arc::clone(&compiled.info);
         let engine = Engine::new(store, &constraints, Arc::clone(&compiled.watchers));
-        let limits = Limits::default();
+        let limits = SearchLimits::default();
         Solver {
             budget: Budget::unlimited(),
             constraints,
@@ -156,7 +156,7 @@ impl Solver {
             // search settled by the root's propagation never allocates it.
             stack: Vec::new(),
             phase: Phase::Fresh,
-            last: Event::Exhausted,
+            last: Pause::Exhausted,
             stats: Statistics::default(),
             started: None,
             assumptions: Vec::new(),
@@ -188,7 +188,7 @@ impl Solver {
     }
 
     /// Declares whether renaming the values changes the model. With
-    /// [`ValueSymmetry::Interchangeable`] (the colours of graph colouring) the search tries,
+    /// [`ValueSymmetry::Interchangeable`] (the colors of graph coloring) the search tries,
     /// at each node, only one of the values that no fixed variable uses, since the others
     /// would give renamed copies of the same subtree. Only for finding a solution or proving
     /// there is none: counts then count solutions up to renaming. Takes effect when every
@@ -207,7 +207,7 @@ impl Solver {
     /// Fixes each `(variable, value)` of `fixes` at the root of every following search,
     /// replacing the fixes given before (`&[]` clears them). One solver then answers many
     /// questions that differ only in some fixed variables — the puzzles of one Sudoku shape,
-    /// a graph with a few vertices precoloured — without copying and compiling the model
+    /// a graph with a few vertices precolored — without copying and compiling the model
     /// and allocating its store for each: on 17-clue Sudoku that set-up was about a fifth of
     /// the work (`docs/PERFORMANCE.md`). A value outside its variable's domain, or two fixes
     /// that contradict the constraints, leave the searches without a solution.
@@ -301,7 +301,7 @@ impl Solver {
     /// Why the latest search stopped early, if it did.
     pub fn stop_reason(&self) -> Option<StopReason> {
         match self.last {
-            Event::Stopped(r) => Some(r),
+            Pause::Stopped(r) => Some(r),
             _ => None,
         }
     }
@@ -323,12 +323,12 @@ impl Solver {
         self.begin_search();
         self.plan = RestartPlan::start(self.restarts);
         match self.next_event() {
-            Event::Solution => {
+            Pause::Solution => {
                 self.finish();
                 None
             }
-            Event::Exhausted => Some(SolveResult::Unsatisfiable),
-            Event::Stopped(r) => Some(SolveResult::Stopped(r)),
+            Pause::Exhausted => Some(SolveResult::Unsatisfiable),
+            Pause::Stopped(r) => Some(SolveResult::Stopped(r)),
         }
     }
 
@@ -352,7 +352,7 @@ impl Solver {
         }
         loop {
             match self.next_event() {
-                Event::Solution => {
+                Pause::Solution => {
                     count += 1;
                     if count >= limit {
                         self.finish();
@@ -362,13 +362,13 @@ impl Solver {
                         };
                     }
                 }
-                Event::Exhausted => {
+                Pause::Exhausted => {
                     return Count {
                         count,
                         status: CountStatus::Complete,
                     }
                 }
-                Event::Stopped(r) => {
+                Pause::Stopped(r) => {
                     return Count {
                         count,
                         status: CountStatus::Stopped(r),
@@ -426,53 +426,53 @@ impl Solver {
         Solution::new(self.engine.store.values())
     }
 
-    fn next_event(&mut self) -> Event {
+    fn next_event(&mut self) -> Pause {
         let event = self.run();
         self.last = event;
         self.stats.propagations = self.engine.propagations;
-        if event != Event::Solution {
+        if event != Pause::Solution {
             self.finish();
         }
-        if event == Event::Exhausted {
+        if event == Pause::Exhausted {
             self.explored = 1.0;
         }
         self.publish_progress();
         event
     }
 
-    fn run(&mut self) -> Event {
+    fn run(&mut self) -> Pause {
         match self.phase {
             Phase::Done => return self.last,
             Phase::Fresh => {
                 self.phase = Phase::Running;
                 if let Some(reason) = self.budget.check_clock() {
-                    return Event::Stopped(reason);
+                    return Pause::Stopped(reason);
                 }
                 if !self.propagate_root() {
                     self.stats.failures += 1;
-                    return Event::Exhausted;
+                    return Pause::Exhausted;
                 }
             }
             Phase::AtSolution => {
                 self.phase = Phase::Running;
                 if !self.backtrack() {
-                    return Event::Exhausted;
+                    return Pause::Exhausted;
                 }
             }
             Phase::Running => {}
         }
         loop {
             if self.stats.failures >= self.plan.due_at && !self.restart_from_root() {
-                return Event::Exhausted;
+                return Pause::Exhausted;
             }
             let Some(var) = self.select_variable() else {
                 self.phase = Phase::AtSolution;
                 self.stats.solutions += 1;
                 self.explored += self.current_weight;
-                return Event::Solution;
+                return Pause::Solution;
             };
             if let Some(reason) = self.budget.check(self.stats.nodes) {
-                return Event::Stopped(reason);
+                return Pause::Stopped(reason);
             }
             if self.stats.nodes % 1024 == 0 {
                 self.publish_progress();
@@ -508,7 +508,7 @@ impl Solver {
                     self.culprit = Some(var as u32);
                 }
                 if !self.backtrack() {
-                    return Event::Exhausted;
+                    return Pause::Exhausted;
                 }
             }
         }
@@ -633,7 +633,7 @@ impl Solver {
     }
 
     /// The limits, for the subproblem solvers of a split search.
-    pub(super) fn limits(&self) -> &Limits {
+    pub(super) fn limits(&self) -> &SearchLimits {
         &self.limits
     }
 
@@ -661,7 +661,7 @@ impl Solver {
     /// Ends a split search: elapsed time, and why it stopped.
     pub(super) fn end_split(&mut self, stop: Option<StopReason>) {
         self.stats.elapsed = self.elapsed();
-        self.last = stop.map_or(Event::Exhausted, Event::Stopped);
+        self.last = stop.map_or(Pause::Exhausted, Pause::Stopped);
         self.explored = 1.0;
     }
 
@@ -866,8 +866,8 @@ impl Iterator for Solutions<'_> {
 
     fn next(&mut self) -> Option<Solution> {
         match self.solver.next_event() {
-            Event::Solution => Some(self.solver.current_solution()),
-            Event::Exhausted | Event::Stopped(_) => None,
+            Pause::Solution => Some(self.solver.current_solution()),
+            Pause::Exhausted | Pause::Stopped(_) => None,
         }
     }
 }

@@ -2,6 +2,7 @@
 
 /// Which unfixed variable the search branches on next.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum VariableOrder {
     /// The first unfixed variable in creation order.
     InputOrder,
@@ -13,7 +14,7 @@ pub enum VariableOrder {
     MrvDegree,
     /// Fewest remaining values first; ties go to the variable with the most unfixed
     /// neighbours (variables sharing a constraint with it; inside a family of overlapping
-    /// all-different groups, a group), as in DSATUR graph colouring, then to the one with
+    /// all-different groups, a group), as in DSATUR graph coloring, then to the one with
     /// the most neighbours that have as few values as it, then to the earlier one. The
     /// default: on Sudoku it visits 25-50 % fewer nodes than
     /// [`MrvDegree`](Self::MrvDegree), and where every variable neighbours every other
@@ -57,6 +58,7 @@ pub enum LastConflict {
 /// Which value of the chosen variable is tried first. The search branches `x = v` first,
 /// then `x != v`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum ValueOrder {
     /// Smallest value first.
     #[default]
@@ -75,7 +77,7 @@ pub enum ValueSymmetry {
     /// Values mean different things; every value is tried.
     #[default]
     None,
-    /// Renaming values maps solutions to solutions (colours); one unused value is tried
+    /// Renaming values maps solutions to solutions (colors); one unused value is tried
     /// per node.
     Interchangeable,
 }

@@ -23,6 +23,7 @@ impl fmt::Display for Cell {
 /// Why a text could not be read as a board. Lines and columns are 1-based, columns count
 /// characters.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseError {
     /// Nothing to read.
     #[error("empty input: no cells")]
@@ -152,6 +153,7 @@ impl fmt::Display for Unit {
 
 /// Why a grid is not a solution of a puzzle.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CheckError {
     /// Grid and puzzle differ in size or box shape.
     #[error("the grid is {grid}x{grid}, the puzzle {puzzle}x{puzzle}")]
@@ -181,6 +183,7 @@ pub enum CheckError {
 
 /// Errors of the Sudoku layer.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum SudokuError {
     /// The text is not a board.
     #[error(transparent)]

@@ -1,7 +1,7 @@
 //! Sudoku as a thin model on the engine.
 //!
-//! A board is a graph-colouring instance: cells are vertices, cells sharing a row, column
-//! or box are joined, and digits are colours. [`model`] therefore posts one all-different
+//! A board is a graph-coloring instance: cells are vertices, cells sharing a row, column
+//! or box are joined, and digits are colors. [`model`] therefore posts one all-different
 //! per row, column and box (27 on 81 variables for 9×9) and fixes the givens; every bit of
 //! reasoning happens in the core. Boards of any box shape work: 4×4, 6×6, 9×9, 12×12, 16×16,
 //! 25×25 and beyond, up to 64×64. [`model`] chooses the groups' strength for the board's

@@ -1,5 +1,5 @@
-//! `bitcsp color FILE.col`: the chromatic number and a colouring, or a k-colourability
-//! decision; optionally the coloured graph as Graphviz DOT.
+//! `bitcsp color FILE.col`: the chromatic number and a coloring, or a k-colorability
+//! decision; optionally the colored graph as Graphviz DOT.
 
 use std::fmt::Write as _;
 use std::io::BufReader;
@@ -36,7 +36,7 @@ pub fn run(settings: &Settings) -> Outcome {
         return Outcome::FAILED;
     };
     // The time limit counts from here: the whole command after reading its input.
-    let progress = SearchProgress::start_for("of the search at this number of colours");
+    let progress = SearchProgress::start_for("of the search at this number of colors");
     let limits = Limits {
         time: settings.time_limit,
         nodes: settings.node_limit,
@@ -44,34 +44,34 @@ pub fn run(settings: &Settings) -> Outcome {
         threads: settings.threads,
         progress: Some(progress.sink()),
     };
-    let (first_line, colouring, mut outcome) = match settings.colors {
+    let (first_line, coloring, mut outcome) = match settings.colors {
         Some(k) => decide(&graph, k, &limits),
         None => chromatic(&graph, &limits),
     };
     progress.finish();
-    if print(&first_line, colouring.as_deref()).is_err() {
+    if print(&first_line, coloring.as_deref()).is_err() {
         outcome.failed = true;
         return outcome;
     }
     if let Some(path) = &settings.dot {
-        match &colouring {
-            Some(colouring) => {
-                let dot = to_dot(&graph, colouring);
+        match &coloring {
+            Some(coloring) => {
+                let dot = to_dot(&graph, coloring);
                 if let Err(e) = files::write_atomically(Path::new(path), dot.as_bytes()) {
                     say!("{path}: cannot write: {e}");
                     outcome.failed = true;
                 }
             }
-            None => say!("{path}: not written: no colouring was found"),
+            None => say!("{path}: not written: no coloring was found"),
         }
     }
     outcome
 }
 
-fn print(first_line: &str, colouring: Option<&[usize]>) -> Result<(), Lost> {
+fn print(first_line: &str, coloring: Option<&[usize]>) -> Result<(), Lost> {
     let mut out = Output::new();
     writeln!(out, "{first_line}")?;
-    for (v, c) in colouring.unwrap_or_default().iter().enumerate() {
+    for (v, c) in coloring.unwrap_or_default().iter().enumerate() {
         writeln!(out, "{} {}", v + 1, c + 1)?;
     }
     out.flush()
@@ -116,8 +116,8 @@ fn located(file: &str, message: &str, kind: &str) -> String {
 type Answer = (String, Option<Vec<usize>>, Outcome);
 
 fn decide(graph: &Graph, k: usize, limits: &Limits) -> Answer {
-    match coloring::colour_with(graph, k, limits) {
-        Ok(Decision::Colouring(c)) => (k.to_string(), Some(c), Outcome::default()),
+    match coloring::color_with(graph, k, limits) {
+        Ok(Decision::Coloring(c)) => (k.to_string(), Some(c), Outcome::default()),
         Ok(Decision::Impossible) => ("unsatisfiable".into(), None, Outcome::FAILED),
         Ok(Decision::Unknown(reason)) => {
             say!("{reason}");
@@ -132,7 +132,7 @@ fn decide(graph: &Graph, k: usize, limits: &Limits) -> Answer {
 
 fn chromatic(graph: &Graph, limits: &Limits) -> Answer {
     match coloring::chromatic_number(graph, limits) {
-        Ok(r) if r.is_exact() => (r.upper.to_string(), Some(r.colouring), Outcome::default()),
+        Ok(r) if r.is_exact() => (r.upper.to_string(), Some(r.coloring), Outcome::default()),
         Ok(r) => {
             let reason = r.stopped.unwrap_or(bitcsp::StopReason::TimeLimit);
             say!(
@@ -142,7 +142,7 @@ fn chromatic(graph: &Graph, limits: &Limits) -> Answer {
             );
             (
                 format!("{} {}", r.lower, r.upper),
-                Some(r.colouring),
+                Some(r.coloring),
                 Outcome::stopped(reason),
             )
         }
@@ -153,14 +153,14 @@ fn chromatic(graph: &Graph, limits: &Limits) -> Answer {
     }
 }
 
-/// The graph in Graphviz DOT, each vertex filled with its colour.
-fn to_dot(graph: &Graph, colouring: &[usize]) -> String {
+/// The graph in Graphviz DOT, each vertex filled with its color.
+fn to_dot(graph: &Graph, coloring: &[usize]) -> String {
     const PALETTE: [&str; 12] = [
         "#e6194b", "#3cb44b", "#ffe119", "#4363d8", "#f58231", "#911eb4", "#46f0f0", "#f032e6",
         "#bcf60c", "#fabebe", "#008080", "#e6beff",
     ];
     let mut dot = String::from("graph coloring {\n  node [style=filled];\n");
-    for (v, &c) in colouring.iter().enumerate() {
+    for (v, &c) in coloring.iter().enumerate() {
         let fill = PALETTE[c % PALETTE.len()];
         let _ = writeln!(
             dot,

@@ -24,7 +24,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand};
 
 use sudoku_cmd::{Action, Format, Settings};
 
-/// Constraint solving from the command line: Sudoku, N-Queens and graph colouring.
+/// Constraint solving from the command line: Sudoku, N-Queens and graph coloring.
 #[derive(Parser, Debug)]
 #[command(name = "bitcsp", version, about, propagate_version = true)]
 struct Cli {
@@ -39,7 +39,7 @@ enum Command {
     Sudoku(SudokuCommand),
     /// Place N non-attacking queens: one board, a count, or every solution.
     Queens(QueensArgs),
-    /// Colour a DIMACS graph: the chromatic number, or whether K colours suffice.
+    /// Color a DIMACS graph: the chromatic number, or whether K colors suffice.
     Color(ColorArgs),
 }
 
@@ -76,14 +76,14 @@ struct QueensArgs {
 struct ColorArgs {
     /// The graph, in DIMACS `.col` format.
     file: String,
-    /// Decide whether K colours suffice instead of finding the chromatic number.
+    /// Decide whether K colors suffice instead of finding the chromatic number.
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     colors: Option<u64>,
-    /// Also write the coloured graph as Graphviz DOT to this file.
+    /// Also write the colored graph as Graphviz DOT to this file.
     #[arg(long, value_name = "FILE")]
     dot: Option<String>,
     /// Worker threads for the exhaustive searches (default: one per core). The answer and
-    /// the colouring printed do not depend on it.
+    /// the coloring printed do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     #[command(flatten)]

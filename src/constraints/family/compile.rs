@@ -5,6 +5,7 @@ use super::cover::SegmentCover;
 use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
 use super::{Family, FamilyGroup, Taken, LANES, MAX_REMOVALS, NO_RUN, SMALL};
+use super::{GroupScan, PairParts};
 
 impl Family {
     /// The family of `groups`, whose variables' words sit at `word_of(var)`.
@@ -151,7 +152,7 @@ impl GroupRows {
     }
 
     /// What a hidden-single scan of each group needs (see [`Family::scans`]).
-    fn scans(&self, groups: &[FamilyGroup]) -> Vec<[u32; 4]> {
+    fn scans(&self, groups: &[FamilyGroup]) -> Vec<GroupScan> {
         (0..groups.len())
             .map(|g| {
                 let (from, to) = (self.start[g], self.start[g + 1]);
@@ -161,7 +162,12 @@ impl GroupRows {
                     Some(&first) if consecutive => first,
                     _ => NO_RUN,
                 };
-                [from, to, run, u32::from(groups[g].aligned())]
+                GroupScan {
+                    from,
+                    to,
+                    run,
+                    plain: groups[g].aligned(),
+                }
             })
             .collect()
     }
@@ -271,7 +277,7 @@ impl PeerRows {
 pub(super) fn intersecting_pairs(
     groups: &[FamilyGroup],
     local: &impl Fn(usize) -> u32,
-) -> (Vec<[u32; 4]>, Vec<u32>) {
+) -> (Vec<PairParts>, Vec<u32>) {
     let mut pairs = Vec::new();
     let mut pair_cells = Vec::new();
     for (a, ga) in groups.iter().enumerate() {
@@ -294,7 +300,12 @@ pub(super) fn intersecting_pairs(
             pair_cells.extend(ga.iter().filter(|v| !gb.contains(v)).map(|&v| local(v)));
             let only_b = pair_cells.len() as u32;
             pair_cells.extend(gb.iter().filter(|v| !ga.contains(v)).map(|&v| local(v)));
-            pairs.push([begin, only_a, only_b, pair_cells.len() as u32]);
+            pairs.push(PairParts {
+                begin,
+                only_a,
+                only_b,
+                end: pair_cells.len() as u32,
+            });
         }
     }
     (pairs, pair_cells)
@@ -303,13 +314,13 @@ pub(super) fn intersecting_pairs(
 /// For each of `n` cells, `pair_words` words: the pairs in which it lies outside the
 /// intersection (see [`Family::cell_pairs`]).
 fn cells_outside_pairs(
-    pairs: &[[u32; 4]],
+    pairs: &[PairParts],
     pair_cells: &[u32],
     n: usize,
     pair_words: usize,
 ) -> Vec<u64> {
     let mut cell_pairs = vec![0u64; n * pair_words];
-    for (p, &[_, only_a, _, end]) in pairs.iter().enumerate() {
+    for (p, &PairParts { only_a, end, .. }) in pairs.iter().enumerate() {
         for &c in &pair_cells[only_a as usize..end as usize] {
             cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
         }
@@ -340,14 +351,21 @@ fn marks_per_cell(
 /// Each pair's cells as one box-line record (shared, A's, B's), when every pair has the
 /// 9×9 shape (three shared cells, six on each side) and the family has at most [`SMALL`]
 /// cells (indices fit a byte); else none.
-fn box_line_records(pairs: &[[u32; 4]], pair_cells: &[u32], n: usize) -> Vec<[u8; 15]> {
+fn box_line_records(pairs: &[PairParts], pair_cells: &[u32], n: usize) -> Vec<[u8; 15]> {
     pairs
         .iter()
-        .map(|&[begin, only_a, only_b, end]| {
-            let shape = (only_a - begin, only_b - only_a, end - only_b);
-            (shape == (3, 6, 6))
-                .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
-        })
+        .map(
+            |&PairParts {
+                 begin,
+                 only_a,
+                 only_b,
+                 end,
+             }| {
+                let shape = (only_a - begin, only_b - only_a, end - only_b);
+                (shape == (3, 6, 6))
+                    .then(|| std::array::from_fn(|i| pair_cells[begin as usize + i] as u8))
+            },
+        )
         .collect::<Option<Vec<_>>>()
         .filter(|_| n <= SMALL)
         .unwrap_or_default()

@@ -5,6 +5,8 @@
 //! and a pair's three unions from a few segment unions, instead of loading every cell of
 //! both groups for every pair.
 
+use super::PairParts;
+
 /// The pairs' parts as segments (see [`Family::cover`](super::Family::cover)).
 #[derive(Clone, Debug, Default)]
 pub(super) struct SegmentCover {
@@ -22,14 +24,14 @@ impl SegmentCover {
     /// The cover of `pairs` (bounds into `pair_cells`: shared, only A, only B, end) over
     /// `n` cells, or `None` when some pair's outside part is not an exact union of
     /// intersections.
-    pub(super) fn new(pairs: &[[u32; 4]], pair_cells: &[u32], n: usize) -> Option<Self> {
+    pub(super) fn new(pairs: &[PairParts], pair_cells: &[u32], n: usize) -> Option<Self> {
         let sorted = |cells: &[u32]| {
             let mut cells = cells.to_vec();
             cells.sort_unstable();
             cells
         };
         let part = |from: u32, to: u32| sorted(&pair_cells[from as usize..to as usize]);
-        let mut segments: Vec<Vec<u32>> = pairs.iter().map(|&[b, a, _, _]| part(b, a)).collect();
+        let mut segments: Vec<Vec<u32>> = pairs.iter().map(|p| part(p.begin, p.only_a)).collect();
         segments.sort_unstable();
         segments.dedup();
         let mut of_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
@@ -68,7 +70,13 @@ impl SegmentCover {
             out.segment_cells.extend_from_slice(cells);
             out.segment_start.push(out.segment_cells.len() as u32);
         }
-        for &[begin, only_a, only_b, end] in pairs {
+        for &PairParts {
+            begin,
+            only_a,
+            only_b,
+            end,
+        } in pairs
+        {
             let shared = segments.binary_search(&part(begin, only_a)).ok()? as u32;
             let a = cover(&part(only_a, only_b))?;
             let b = cover(&part(only_b, end))?;
@@ -126,7 +134,7 @@ mod tests {
 
     /// A 4×4 Sudoku's rows and boxes, and their intersecting pairs as the family's
     /// compiler lays them out.
-    fn four_by_four_pairs() -> (Vec<[u32; 4]>, Vec<u32>) {
+    fn four_by_four_pairs() -> (Vec<PairParts>, Vec<u32>) {
         let group = |vars: Vec<usize>| FamilyGroup {
             shifts: vec![0; vars.len()],
             vars,
@@ -153,7 +161,16 @@ mod tests {
         let masks: Vec<u64> = (0..16).map(|c| 1u64 << c).collect();
         let mut unions = vec![0; cover.segments()];
         cover.form_unions(&masks, &mut unions);
-        for (p, &[begin, only_a, only_b, end]) in pairs.iter().enumerate() {
+        for (
+            p,
+            &PairParts {
+                begin,
+                only_a,
+                only_b,
+                end,
+            },
+        ) in pairs.iter().enumerate()
+        {
             let union = |from: u32, to: u32| {
                 cells[from as usize..to as usize]
                     .iter()
@@ -175,7 +192,12 @@ mod tests {
     fn a_part_that_is_no_union_of_segments_has_no_cover() {
         // Two groups {0, 1, 2} and {0, 1, 3}: the outside parts {2} and {3} are no
         // intersection of any pair.
-        let pairs = [[0, 2, 3, 4]];
+        let pairs = [PairParts {
+            begin: 0,
+            only_a: 2,
+            only_b: 3,
+            end: 4,
+        }];
         let cells = [0, 1, 2, 3];
         assert!(SegmentCover::new(&pairs, &cells, 4).is_none());
     }

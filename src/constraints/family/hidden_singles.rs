@@ -3,6 +3,7 @@
 use super::bits::small;
 use super::shape::{Shape, Work};
 use super::view::ValueView;
+use super::GroupScan;
 use super::{Family, NO_RUN, SMALL};
 use crate::constraints::all_different::hidden_values;
 use crate::constraints::{is_single, set_bits};
@@ -16,7 +17,12 @@ impl Family {
         g: usize,
         work: &mut Work<'_, S>,
     ) -> Result<(), Conflict> {
-        let [from, to, run, plain] = self.scans[g];
+        let GroupScan {
+            from,
+            to,
+            run,
+            plain,
+        } = self.scans[g];
         let range = from as usize..to as usize;
         if S::VIEW {
             // A run of this shape always has a view (see `propagate`).
@@ -32,7 +38,7 @@ impl Family {
         }
         let cells = &self.group_cells[range.clone()];
         let shifts = &self.group_shifts[range];
-        let aligned = self.aligned::<S>() || plain == 1;
+        let aligned = self.aligned::<S>() || plain;
         let (once, twice, unfixed) = match (aligned, <&[u32; 9]>::try_from(cells)) {
             (true, Ok(_)) if run != NO_RUN => {
                 let run = run as usize;

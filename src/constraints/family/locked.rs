@@ -4,6 +4,7 @@ use super::bits::{clear, small};
 use super::cover::SegmentCover;
 use super::shape::{Shape, Work};
 use super::Family;
+use super::PairParts;
 use crate::constraints::locked_values::locked_values;
 use crate::constraints::set_bits;
 use crate::propagate::Conflict;
@@ -132,7 +133,12 @@ impl Family {
     /// Pair `p`'s cells: the shared ones, those only in A, those only in B.
     #[inline(always)]
     fn pair_parts(&self, p: usize) -> [&[u32]; 3] {
-        let [begin, only_a, only_b, end] = self.pairs[p];
+        let PairParts {
+            begin,
+            only_a,
+            only_b,
+            end,
+        } = self.pairs[p];
         let cells = |from: u32, to: u32| &self.pair_cells[from as usize..to as usize];
         [
             cells(begin, only_a),

@@ -101,10 +101,8 @@ pub(crate) struct Family {
     pair_words: usize,
     /// Which groups are tight.
     tight: Vec<bool>,
-    /// What a hidden-single scan of each group needs, in one record: its cells'
-    /// bounds in `group_cells`, its first cell if they are consecutive (else `NO_RUN`),
-    /// and 1 if it has no shifts.
-    scans: Vec<[u32; 4]>,
+    /// What a hidden-single scan of each group needs, in one record.
+    scans: Vec<GroupScan>,
     /// For each cell, every cell sharing a group with it (compressed rows), and where a
     /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
     /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
@@ -115,9 +113,9 @@ pub(crate) struct Family {
     /// The patterns worked out for every value when that is small (`removals[bit * peers
     /// + entry]`, at most `MAX_REMOVALS` words): one load instead of a 128-bit shift.
     removals: Vec<u64>,
-    /// Intersections of aligned groups: for each pair, bounds into `pair_cells` of the
-    /// shared cells, the cells only in the first group and the cells only in the second.
-    pairs: Vec<[u32; 4]>,
+    /// Intersections of aligned groups: for each pair, where its cells lie in
+    /// `pair_cells`.
+    pairs: Vec<PairParts>,
     pair_cells: Vec<u32>,
     /// When every pair is a 9×9 board's box-line intersection (three shared cells, six
     /// on each side) and the family has at most [`SMALL`] cells, each pair's cells as
@@ -166,6 +164,34 @@ pub(crate) struct Taken {
 /// Families of at most this many cells index their working masks through a fixed-size
 /// array.
 const SMALL: usize = 256;
+
+/// What a hidden-single scan of one group needs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct GroupScan {
+    /// The group's cells are `group_cells[from..to]`.
+    pub(super) from: u32,
+    /// See `from`.
+    pub(super) to: u32,
+    /// Its first cell if its cells are consecutive, else `NO_RUN`.
+    pub(super) run: u32,
+    /// The group has no shifts (every value lands on itself).
+    pub(super) plain: bool,
+}
+
+/// Where the cells of an intersecting pair lie in `Family::pair_cells`: the shared ones
+/// in `begin..only_a`, those only in the first group in `only_a..only_b`, those only in
+/// the second in `only_b..end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct PairParts {
+    /// Start of the shared cells.
+    pub(super) begin: u32,
+    /// Start of the cells only in the first group.
+    pub(super) only_a: u32,
+    /// Start of the cells only in the second group.
+    pub(super) only_b: u32,
+    /// End of the pair's cells.
+    pub(super) end: u32,
+}
 
 /// The run start (`Family::scans`) of a group whose cells are not consecutive.
 const NO_RUN: u32 = u32::MAX;
