@@ -140,9 +140,9 @@ impl Constraint {
     }
 
     /// Whether it runs after the cheap propagators have settled: the locked-values pairs,
-    /// and the matching of domain-consistent groups (on a 25×25 Sudoku, run after the
-    /// family's singles and locked values settle instead of on every change: a third of
-    /// the time for the same fixed point; `docs/PERFORMANCE.md`, step 88).
+    /// and the matching of domain-consistent groups: they reach the same fixed point when
+    /// run once the cheap rules have settled instead of on every change, at a fraction of
+    /// the cost (`cargo bench --bench sudoku -- sudoku_large`).
     pub(crate) fn is_costly(&self) -> bool {
         match self {
             Constraint::LockedValues(_) => true,
@@ -187,9 +187,9 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     let candidates = family_candidates(model, store);
     // A family pays where permutation groups (Sudoku's units, N-Queens' rows) cover every
     // variable: their hidden singles need every change anyway, and the other groups ride
-    // along. Elsewhere (coloring cliques, measured: le450_15b took 25 times the
-    // instructions as a family) the groups are cheaper run one by one, each woken only
-    // when a variable is fixed.
+    // along. Elsewhere (coloring cliques, whose variables are not all in permutation
+    // groups) the groups are cheaper run one by one, each woken only when a variable is
+    // fixed (`cargo bench --bench coloring`).
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
         .filter(|c| covered_by_permutations(c.iter().map(|&i| &candidates[i].group)))

@@ -106,8 +106,8 @@ pub struct Solver {
     last: Pause,
     stats: Statistics,
     /// When the latest search started (`None` before the first): the clock is read when
-    /// a search starts, not when the solver is built (a read costs about 30 ns here, a
-    /// noticeable share of solving an easy Sudoku).
+    /// a search starts, not when the solver is built: a read of the clock is a visible
+    /// share of solving an easy Sudoku, so each search reads it once.
     started: Option<Instant>,
     budget: Budget,
     /// Fixes applied at the root before propagation (the subproblems of a split search).
@@ -208,8 +208,9 @@ impl Solver {
     /// replacing the fixes given before (`&[]` clears them). One solver then answers many
     /// questions that differ only in some fixed variables — the puzzles of one Sudoku shape,
     /// a graph with a few vertices precolored — without copying and compiling the model
-    /// and allocating its store for each: on 17-clue Sudoku that set-up was about a fifth of
-    /// the work (`docs/PERFORMANCE.md`). A value outside its variable's domain, or two fixes
+    /// and allocating its store for each, a set-up that costs as much as the search of an
+    /// easy puzzle (`cargo bench --bench sudoku -- reused`). A value outside its variable's
+    /// domain, or two fixes
     /// that contradict the constraints, leave the searches without a solution.
     ///
     /// ```

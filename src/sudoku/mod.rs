@@ -48,8 +48,8 @@ use crate::{
 /// unsatisfiable model, not an error.
 ///
 /// Boards up to 12×12 use [`Consistency::Fast`] groups; from 16×16 up the groups are
-/// [`Consistency::Domain`]: on random 25×25 puzzles with 35–50 % givens it cut the worst
-/// case from over 200,000 search nodes to about 6,000 (see `docs/PERFORMANCE.md`).
+/// [`Consistency::Domain`], whose Hall-set pruning cuts the worst cases of large boards
+/// by orders of magnitude (`cargo bench --bench sudoku -- sudoku_large`).
 ///
 /// # Errors
 /// [`SudokuError::Model`] only if the engine rejects the model, which a valid `Board`
@@ -70,9 +70,9 @@ fn consistency(board: &Board) -> Consistency {
 /// The restarts recommended for solving `board`: none up to 12×12 (the search is short,
 /// and a solve returns the first solution in search order), and from 16×16 up
 /// [`Restarts::Luby`] with a scale of 100 failures. Large boards have heavy-tailed search
-/// costs: on 40 random 25×25 puzzles carved from one grid with 45 % givens kept, the
-/// search without restarts left 5 unsolved after 60,000 nodes each, with restarts it
-/// solved all 40 in 168,670 nodes in all (see `docs/PERFORMANCE.md`).
+/// costs: a search stuck under an early wrong decision is cut off and retried with
+/// shuffled values, keeping what it refuted as nogoods
+/// (`tests/sudoku.rs::restarts_end_the_long_searches_of_large_boards`).
 ///
 /// ```
 /// use bitcsp::sudoku::{self, Board, BoxShape};
@@ -100,14 +100,9 @@ pub fn restarts(board: &Board) -> Restarts {
 /// [`VariableOrder::DomWdeg`], which learns from the conflicts which cells to branch on
 /// first. From 16×16 up each unit's matching is a propagator of its own and a failing run
 /// of the units' family weights the cells it narrowed, so the weights tell cells apart.
-/// Measured (`docs/PERFORMANCE.md`): on 100 random 25×25
-/// puzzles carved with 45 % givens kept, with the recommended restarts, 738,400 nodes and
-/// 6 left unsolved after 60,000 nodes each under the default order, 266,859 nodes and
-/// none unsolved under this one; the empty 64×64 board went from unsolved in a minute to
-/// 3,541 nodes (about 2 s), though there the tie-break to the earlier cell does the work
-/// (plain MRV does as well). On 9×9 boards the default order stays: dom/wdeg visited more
-/// nodes there (first solutions of the 500 hardest 21,290 → 23,890, of magictour's 465
-/// 2,840 → 3,760; their counts to 2 39,866 → 45,040 and 4,375 → 5,448).
+/// On large boards that finishes searches the default order leaves unsolved; on 9×9
+/// boards the default order visits fewer nodes and stays (both compared by
+/// `cargo run --release -p bitcsp-compare --bin orders`).
 ///
 /// ```
 /// use bitcsp::sudoku::{self, Board, BoxShape};
@@ -133,10 +128,10 @@ pub fn variable_order(board: &Board) -> VariableOrder {
 /// Sets on `solver` the search recommended for `board`: [`variable_order`], [`restarts`],
 /// and from 16×16 up [`LastConflict::BranchFirst`] (the cell whose decision failed last
 /// is branched on first until it is fixed). [`solve`], [`count_solutions`] and the
-/// command line use it. Measured on carved 25×25 puzzles (`docs/PERFORMANCE.md`): with
-/// dom/wdeg and restarts, last-conflict cut 100 puzzles with 45 % givens from 266,859
-/// to 198,293 nodes, and 40 with 40 % from 26,991 to 16,311. Up to 12×12 it sets the
-/// defaults, so a solve returns the first solution in search order.
+/// command line use it. Last-conflict reasoning goes back to the cell that failed and
+/// shortens the searches of large boards (`cargo bench --bench sudoku -- sudoku_large`).
+/// Up to 12×12 it sets the defaults, so a solve returns the first solution in search
+/// order.
 ///
 /// ```
 /// use bitcsp::sudoku::{self, Board};
@@ -171,10 +166,9 @@ fn is_large(board: &Board) -> bool {
     board.side() >= 16
 }
 
-/// Failures before the first restart on large boards. On the 25×25 puzzles above, 100
-/// did better than 300 (265,421 nodes, one left unsolved) and 1,000; on 9×9 puzzles it
-/// would restart some of the hardest (3,000 of them: 4 % more nodes), hence no restarts
-/// there.
+/// Failures before the first restart on large boards: short enough to cut off the heavy
+/// tail of 25×25 searches, long enough not to restart the ordinary ones. On 9×9 boards
+/// restarts would only interrupt the hardest puzzles' searches, hence none there.
 const RESTART_SCALE: u64 = 100;
 
 /// As [`model`], with the propagation strength of the all-different groups chosen.

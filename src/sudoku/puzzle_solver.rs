@@ -7,8 +7,8 @@ use crate::{Count, Solver, VarId};
 /// (see [`model`](super::model)) is built, compiled and configured once, and each puzzle's
 /// givens become the solver's assumptions ([`Solver::assume`]). The answers are those of
 /// [`solve`](super::solve) and [`count_solutions`](super::count_solutions), found by the same
-/// search; what is saved is the set-up of a model and a solver per puzzle, about a fifth of
-/// the work of an easy 9×9 puzzle (`docs/PERFORMANCE.md`).
+/// search; what is saved is the set-up of a model and a solver per puzzle, which costs as
+/// much as searching an easy 9×9 puzzle (`cargo bench --bench sudoku -- reused`).
 ///
 /// ```
 /// use bitcsp::sudoku::{Board, BoxShape, PuzzleSolver};
@@ -108,8 +108,7 @@ impl PuzzleSolver {
     /// Checks `board`'s shape and makes its givens the solver's assumptions. Whether the
     /// givens clash is left to the callers: [`solve`](PuzzleSolver::solve) and
     /// [`count`](PuzzleSolver::count) look only when they found no solution (clashing
-    /// givens leave none, so the check costs nothing on puzzles that have one: about
-    /// 3,000 instructions, 5 % of an easy 9×9 puzzle).
+    /// givens leave none, so the check costs nothing on the puzzles that have one).
     fn assume_shape_givens(&mut self, board: &Board) -> Result<(), SudokuError> {
         if board.shape() != self.shape {
             return Err(SudokuError::ShapeMismatch {
@@ -118,8 +117,8 @@ impl PuzzleSolver {
             });
         }
         // Compacted without a branch per cell (whether a cell is given is a coin toss
-        // for the predictor: about 20 mispredictions a 17-clue board with a filter): every
-        // cell is written at the next free slot, which only a given advances.
+        // for the branch predictor): every cell is written at the next free slot, which
+        // only a given advances.
         let cells = board.cells();
         let mut given = 0;
         if let Some(&filler) = self.cells.first() {

@@ -78,8 +78,8 @@ impl ValueView {
     /// holding every value (most of them before the first run of a search) are gathered
     /// into one bitset that every value then takes with one OR per word, rather than set
     /// value by value. Which cells are full is gathered without a branch per cell (at a
-    /// search's start the givens lie where the predictor cannot guess: about 20
-    /// mispredictions a 17-clue board); the others are then visited.
+    /// search's start the givens lie where the branch predictor cannot guess); the others
+    /// are then visited.
     pub(super) fn rebuild(&self, masks: &[u64], places: &mut [u64]) {
         places.fill(0);
         let every = u64::MAX >> (64 - self.values);
