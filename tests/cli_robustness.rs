@@ -145,14 +145,11 @@ fn hard_but_legal_inputs_finish() {
 #[test]
 fn dense_graph_with_a_short_time_limit_reports_bounds() {
     // A random graph on 150 vertices with edge probability one half.
-    let mut state: u64 = 7;
+    let mut random = common::Random(7);
     let mut edges = Vec::new();
     for u in 1..=150 {
         for v in u + 1..=150 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            if state % 2 == 0 {
+            if random.next_u64() % 2 == 0 {
                 edges.push(format!("e {u} {v}"));
             }
         }

@@ -155,14 +155,11 @@ fn too_few_colors_are_impossible_and_enough_are_found() {
 /// A random graph on `n` vertices with edge probability one half (fixed seed): hard for
 /// exact coloring.
 fn dense_random(n: usize) -> Vec<(usize, usize)> {
-    let mut state: u64 = 7;
+    let mut random = common::Random(7);
     let mut edges = Vec::new();
     for u in 0..n {
         for v in u + 1..n {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            if state % 2 == 0 {
+            if random.next_u64() % 2 == 0 {
                 edges.push((u, v));
             }
         }

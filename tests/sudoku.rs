@@ -1,6 +1,9 @@
 //! Sudoku through the library on real puzzle sets: every solution checked by the rule
 //! checker, uniqueness counts, and every board size.
 
+mod common;
+use common::carve;
+
 use bitcsp::sudoku::{self, Board, BoxShape, CheckError};
 use bitcsp::{Consistency, CountStatus, Restarts, SolveResult, Solver, VariableOrder};
 
@@ -322,18 +325,7 @@ fn carved_with_seed(shape: BoxShape, keep_percent: u64, seed: u64) -> Board {
         panic!("an empty board has solutions")
     };
     let grid = sudoku::decode(&empty, &cells, &full);
-    let mut puzzle = grid.clone();
-    let n = shape.side();
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
-    for i in 0..n * n {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        if state % 100 >= keep_percent {
-            puzzle.set(i / n, i % n, 0);
-        }
-    }
-    puzzle
+    carve(&grid, keep_percent, seed)
 }
 
 /// Solves `puzzle` (named `label` in failures) with the solver `setup` prepares, within

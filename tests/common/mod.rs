@@ -3,6 +3,10 @@
 //! temporary files.
 #![allow(dead_code)]
 
+mod carve;
+#[allow(unused_imports)]
+pub use carve::{carve, Random};
+
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -123,22 +127,4 @@ pub fn temp_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("bitcsp-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     dir
-}
-
-/// A seeded xorshift generator, so that random test inputs repeat from run to run.
-pub struct Random(pub u64);
-
-impl Random {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// A number below `n` (`n > 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        self.next_u64() % n
-    }
 }

@@ -12,19 +12,10 @@
 use bitcsp::sudoku::{self, Board, BoxShape};
 use bitcsp::{LastConflict, Restarts, Solver, VariableOrder};
 
-fn carved(grid: &Board, n: usize, keep: u64, seed: u64) -> Board {
-    let mut puzzle = grid.clone();
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15 ^ seed.wrapping_mul(0x2545_F491_4F6C_DD1D);
-    for i in 0..n * n {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        if state % 100 >= keep {
-            puzzle.set(i / n, i % n, 0);
-        }
-    }
-    puzzle
-}
+/// The tests' carving routine, so that a seed names the same puzzle here and there.
+#[path = "../../../tests/common/carve.rs"]
+mod carve;
+use carve::carve;
 
 fn arg(k: usize, default: u64) -> u64 {
     std::env::args()
@@ -43,7 +34,6 @@ fn main() {
         rows: side,
         cols: side,
     };
-    let n = side * side;
     let empty = Board::empty(shape).unwrap();
     let (m, cells) = sudoku::model(&empty).unwrap();
     let mut s = Solver::new(&m);
@@ -91,7 +81,7 @@ fn main() {
     ];
     let mut totals = [(0u64, 0.0f64, 0u64); 8];
     for seed in first_seed..first_seed + seeds {
-        let puzzle = carved(&grid, n, keep, seed);
+        let puzzle = carve(&grid, keep, seed);
         let (model, _) = sudoku::model(&puzzle).unwrap();
         let mut line = format!("seed {seed}:");
         for (k, (name, order, restarts, last_conflict)) in strategies.iter().enumerate() {
