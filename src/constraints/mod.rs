@@ -184,6 +184,22 @@ impl Constraint {
 /// matching, run after the cheap propagators settle (see [`Constraint::is_costly`]).
 /// Other overlapping plain groups get [`LockedValues`] between them.
 pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
+    compile_with(model, store, Families::Formed)
+}
+
+/// Whether [`compile_with`] gathers overlapping groups into families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Families {
+    /// Where permutation groups cover a set of overlapping groups (the default).
+    Formed,
+    /// Never: every group runs on its own, with locked values between overlapping plain
+    /// groups (the reference the family is tested against).
+    #[cfg_attr(not(test), allow(dead_code))]
+    Never,
+}
+
+/// [`compile`], with or without families.
+pub(crate) fn compile_with(model: &Model, store: &Store, families: Families) -> Vec<Constraint> {
     let candidates = family_candidates(model, store);
     // A family pays where permutation groups (Sudoku's units, N-Queens' rows) cover every
     // variable: their hidden singles need every change anyway, and the other groups ride
@@ -192,6 +208,7 @@ pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
     // fixed (`cargo bench --bench coloring`).
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
+        .filter(|_| families == Families::Formed)
         .filter(|c| covered_by_permutations(c.iter().map(|&i| &candidates[i].group)))
         .collect();
     let in_family: BTreeSet<usize> = components

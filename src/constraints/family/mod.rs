@@ -28,6 +28,8 @@
 mod bits;
 mod compile;
 mod cover;
+#[cfg(test)]
+mod differential;
 mod fixed_values;
 mod hidden_singles;
 mod load;

@@ -1,0 +1,204 @@
+//! The family against the groups it replaces: on random overlapping layouts with random
+//! domains, the family's fixed point at the root equals that of the same groups compiled
+//! as separate `AllDifferent` and `LockedValues` propagators, and it never removes a value
+//! of a solution found by brute force.
+
+use std::sync::Arc;
+
+use crate::constraints::{compile_with, Constraint, Families};
+use crate::propagate::{Engine, Watchers};
+use crate::store::Store;
+use crate::xorshift::XorShift;
+use crate::{Consistency, Model, VarId};
+
+/// A layout: the number of variables, each group as (variables, offsets), and the values
+/// `1..=values`.
+struct Layout {
+    vars: usize,
+    values: i32,
+    groups: Vec<(Vec<usize>, Vec<i32>)>,
+}
+
+fn plain(vars: Vec<usize>) -> (Vec<usize>, Vec<i32>) {
+    let offsets = vec![0; vars.len()];
+    (vars, offsets)
+}
+
+/// Rows and columns of an n×n square.
+fn latin(n: usize) -> Layout {
+    let rows = (0..n).map(|r| plain((0..n).map(|c| r * n + c).collect()));
+    let cols = (0..n).map(|c| plain((0..n).map(|r| r * n + c).collect()));
+    Layout {
+        vars: n * n,
+        values: n as i32,
+        groups: rows.chain(cols).collect(),
+    }
+}
+
+/// A Sudoku board with boxes of `r`×`c` cells.
+fn sudoku(r: usize, c: usize) -> Layout {
+    let n = r * c;
+    let mut layout = latin(n);
+    for b in 0..n {
+        let (top, left) = (b / r * r, b % r * c);
+        let cells = (0..n).map(|i| (top + i / c) * n + left + i % c).collect();
+        layout.groups.push(plain(cells));
+    }
+    layout
+}
+
+/// N-Queens: the row of each column, all different, and both diagonals as offsets.
+fn queens(n: usize) -> Layout {
+    let vars: Vec<usize> = (0..n).collect();
+    let up = (0..n as i32).collect();
+    let down = (0..n as i32).map(|i| -i).collect();
+    Layout {
+        vars: n,
+        values: n as i32,
+        groups: vec![plain(vars.clone()), (vars.clone(), up), (vars, down)],
+    }
+}
+
+/// `layout` with each value kept in each domain with probability `keep` %, and each group
+/// of the given strength.
+fn random_model(layout: &Layout, keep: u64, strength: Consistency, random: &mut XorShift) -> Model {
+    let mut model = Model::new();
+    let vars: Vec<VarId> = (0..layout.vars)
+        .map(|_| {
+            let mut values: Vec<i32> = (1..=layout.values)
+                .filter(|_| random.next_u64() % 100 < keep)
+                .collect();
+            if values.is_empty() {
+                values.push(1 + (random.next_u64() % layout.values as u64) as i32);
+            }
+            model.new_var_from_values(&values).expect("domain")
+        })
+        .collect();
+    for (group, offsets) in &layout.groups {
+        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
+        model
+            .all_different_with(&group, offsets, strength)
+            .expect("group");
+    }
+    model
+}
+
+/// The domains after propagating the root, or `None` on a conflict.
+fn root_fixed_point(model: &Model, families: Families) -> Option<Vec<Vec<i32>>> {
+    let laid_out = Store::new(model.domains());
+    let constraints: Vec<Constraint> = compile_with(model, &laid_out, families);
+    let aux = constraints.iter().map(Constraint::aux_words).sum();
+    let store = Store::with_layout(model.domains(), laid_out.shared_layout(), aux);
+    let watchers = Arc::new(Watchers::new(store.num_vars(), &constraints));
+    let mut engine = Engine::new(store, &constraints, watchers);
+    let scratch_words = constraints.iter().map(Constraint::scratch_words).max();
+    let mut scratch = vec![0; scratch_words.unwrap_or(0)];
+    engine.reset();
+    if engine.store.any_empty() || engine.propagate(&constraints, &mut scratch).is_err() {
+        return None;
+    }
+    let store = &engine.store;
+    let domains = (0..store.num_vars())
+        .map(|v| {
+            let base = store.layout(v).base;
+            let words = store.words(v);
+            (0..words.len() * 64)
+                .filter(|&i| words[i / 64] >> (i % 64) & 1 == 1)
+                .map(|i| base + i as i32)
+                .collect()
+        })
+        .collect();
+    Some(domains)
+}
+
+/// Every solution of `layout` over `domains`, by backtracking over the variables in order.
+fn brute_force(layout: &Layout, domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
+    fn extend(
+        layout: &Layout,
+        domains: &[Vec<i32>],
+        partial: &mut Vec<i32>,
+        out: &mut Vec<Vec<i32>>,
+    ) {
+        let v = partial.len();
+        if v == layout.vars {
+            out.push(partial.clone());
+            return;
+        }
+        for &value in &domains[v] {
+            let clashes = layout.groups.iter().any(|(group, offsets)| {
+                let Some(at) = group.iter().position(|&g| g == v) else {
+                    return false;
+                };
+                group
+                    .iter()
+                    .zip(offsets)
+                    .any(|(&u, &o)| u < v && partial[u] + o == value + offsets[at] && u != v)
+            });
+            if !clashes {
+                partial.push(value);
+                extend(layout, domains, partial, out);
+                partial.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    extend(layout, domains, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Checks `cases` random models of `layout`, each value kept in a domain with a
+/// probability between `keep_from` and `keep_to` % (loose domains make brute force slow
+/// on the larger layouts).
+fn check(layout: &Layout, cases: usize, (keep_from, keep_to): (u64, u64), seed: u64) {
+    let mut random = XorShift(seed);
+    for case in 0..cases {
+        let keep = keep_from + random.next_u64() % (keep_to - keep_from + 1);
+        let strength = if random.next_u64() % 3 == 0 {
+            Consistency::Domain
+        } else {
+            Consistency::Fast
+        };
+        let model = random_model(layout, keep, strength, &mut random);
+        let family = root_fixed_point(&model, Families::Formed);
+        let separate = root_fixed_point(&model, Families::Never);
+        assert_eq!(family, separate, "case {case}: {strength:?}, keep {keep} %");
+        let initial: Vec<Vec<i32>> = model
+            .vars()
+            .map(|v| model.domain(v).expect("variable").iter().collect())
+            .collect();
+        let solutions = brute_force(layout, &initial);
+        match &family {
+            None => assert!(solutions.is_empty(), "case {case}: a solution was lost"),
+            Some(domains) => {
+                for solution in &solutions {
+                    for (v, value) in solution.iter().enumerate() {
+                        assert!(
+                            domains[v].contains(value),
+                            "case {case}: {value} removed from variable {v}, which a solution uses"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn latin_squares_reach_the_fixed_point_of_separate_groups() {
+    for n in 3..=5 {
+        check(&latin(n), 150, (45, 95), 0x1234 + n as u64);
+    }
+}
+
+#[test]
+fn sudoku_boards_reach_the_fixed_point_of_separate_groups() {
+    check(&sudoku(2, 2), 300, (45, 95), 0x5151);
+    check(&sudoku(2, 3), 60, (40, 60), 0x6161);
+}
+
+#[test]
+fn queens_layouts_reach_the_fixed_point_of_separate_groups() {
+    for n in 4..=9 {
+        check(&queens(n), 200, (45, 95), 0x7777 + n as u64);
+    }
+}
