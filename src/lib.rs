@@ -49,6 +49,6 @@ pub use domain::Domain;
 pub use error::ModelError;
 pub use model::{Consistency, Model, Relation, VarId, MAX_VARIABLES};
 pub use search::{
-    Count, CountStatus, LastConflict, Restarts, Solution, Solutions, SolveResult, Solver,
-    Statistics, StopReason, ValueOrder, ValueSymmetry, VariableOrder,
+    Count, CountStatus, LastConflict, Restarts, SearchStatus, Solution, Solutions, SolveResult,
+    Solver, Statistics, StopReason, ValueOrder, ValueSymmetry, VariableOrder,
 };

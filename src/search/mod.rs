@@ -13,7 +13,7 @@ mod stats;
 mod strategy;
 
 pub(crate) use branch::VarInfo;
-pub use outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+pub use outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, StopReason};
 pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;

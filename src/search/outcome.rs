@@ -26,6 +26,18 @@ impl fmt::Display for StopReason {
     }
 }
 
+/// What [`Solver::solve_in_place`](crate::Solver::solve_in_place) found; the solution, if
+/// any, stays in the solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchStatus {
+    /// A solution: read it with [`Solver::solved_value`](crate::Solver::solved_value).
+    Solved,
+    /// The search finished without a solution.
+    Unsatisfiable,
+    /// A limit or cancellation stopped the search first.
+    Stopped(StopReason),
+}
+
 /// One assignment of every variable of a model.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Solution {

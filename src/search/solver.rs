@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
 use super::limits::{Budget, Cutoff, SearchLimits};
 use super::nogoods::{Check, Nogoods};
-use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+use super::outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, StopReason};
 use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
 use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
@@ -53,6 +53,46 @@ enum Pause {
     Stopped(StopReason),
 }
 
+/// How the search chooses: set by the user, unchanged by the searches.
+#[derive(Clone, Debug, Default)]
+struct Strategy {
+    variable_order: VariableOrder,
+    value_order: ValueOrder,
+    value_symmetry: ValueSymmetry,
+    restarts: Restarts,
+    last_conflict: LastConflict,
+}
+
+/// What a search learns as it goes; reset when a search starts.
+#[derive(Clone, Debug)]
+struct Learning {
+    /// The restarts of the current search (none while counting or iterating).
+    plan: RestartPlan,
+    /// Refutations on the current path while restarts are planned: (depth, variable,
+    /// value), by depth; each becomes a nogood at the next restart.
+    refuted: Vec<(u32, u32, i64)>,
+    /// What the restarts of this search taught.
+    nogoods: Nogoods,
+    /// Values the nogoods forbid, waiting to be removed.
+    forbidden: Vec<(u32, i64)>,
+    /// Each variable's conflict weight under [`VariableOrder::DomWdeg`] (empty under the
+    /// other orders).
+    conflict_weights: Vec<u32>,
+    /// Under [`LastConflict::BranchFirst`], the variable whose decision failed last.
+    culprit: Option<u32>,
+}
+
+/// How much of the search tree has been explored, for progress reports.
+#[derive(Clone, Debug)]
+struct Tracking {
+    /// Share of the tree already explored.
+    explored: f64,
+    /// Share of the tree below the current node.
+    current_weight: f64,
+    /// Where the share explored is published, if anywhere.
+    sink: Option<Arc<AtomicU64>>,
+}
+
 /// Searches the solutions of a [`Model`].
 ///
 /// The solver takes a snapshot of the model when it is built; later changes to the model do
@@ -81,26 +121,13 @@ pub struct Solver {
     /// Working memory for the propagators, sized once when the solver is built.
     scratch: Vec<u64>,
     info: Arc<VarInfo>,
-    variable_order: VariableOrder,
-    value_order: ValueOrder,
-    value_symmetry: ValueSymmetry,
-    restarts: Restarts,
-    /// The restarts of the current search (none while counting or iterating).
-    plan: RestartPlan,
-    /// Refutations on the current path while restarts are planned: (depth, variable,
-    /// value), by depth; each becomes a nogood at the next restart.
-    refuted: Vec<(u32, u32, i64)>,
-    /// What the restarts of this search taught.
-    nogoods: Nogoods,
-    /// Values the nogoods forbid, waiting to be removed.
-    forbidden: Vec<(u32, i64)>,
-    /// Each variable's conflict weight under [`VariableOrder::DomWdeg`] (empty under the
-    /// other orders).
-    conflict_weights: Vec<u32>,
-    last_conflict: LastConflict,
-    /// Under [`LastConflict::BranchFirst`], the variable whose decision failed last.
-    culprit: Option<u32>,
+    strategy: Strategy,
+    learning: Learning,
     limits: SearchLimits,
+    budget: Budget,
+    /// Fixes applied at the root before propagation (the user's, or a subproblem's).
+    assumptions: Vec<(u32, i64)>,
+    /// The decisions of the current path.
     stack: Vec<Frame>,
     phase: Phase,
     last: Pause,
@@ -109,13 +136,7 @@ pub struct Solver {
     /// a search starts, not when the solver is built: a read of the clock is a visible
     /// share of solving an easy Sudoku, so each search reads it once.
     started: Option<Instant>,
-    budget: Budget,
-    /// Fixes applied at the root before propagation (the subproblems of a split search).
-    assumptions: Vec<(u32, i64)>,
-    /// Share of the search tree already explored, and the share below the current node.
-    explored: f64,
-    current_weight: f64,
-    progress: Option<Arc<AtomicU64>>,
+    tracking: Tracking,
     #[cfg(test)]
     snapshots: Vec<Vec<Vec<u64>>>,
 }
@@ -140,17 +161,15 @@ impl Solver {
             engine,
             scratch: vec![0; compiled.scratch_words],
             info,
-            variable_order: VariableOrder::default(),
-            value_order: ValueOrder::default(),
-            value_symmetry: ValueSymmetry::default(),
-            restarts: Restarts::default(),
-            plan: RestartPlan::none(),
-            refuted: Vec::new(),
-            nogoods: Nogoods::default(),
-            forbidden: Vec::new(),
-            conflict_weights: Vec::new(),
-            last_conflict: LastConflict::default(),
-            culprit: None,
+            strategy: Strategy::default(),
+            learning: Learning {
+                plan: RestartPlan::none(),
+                refuted: Vec::new(),
+                nogoods: Nogoods::default(),
+                forbidden: Vec::new(),
+                conflict_weights: Vec::new(),
+                culprit: None,
+            },
             limits,
             // Grown as the search deepens (a few times per solver at most), so that a
             // search settled by the root's propagation never allocates it.
@@ -160,9 +179,11 @@ impl Solver {
             stats: Statistics::default(),
             started: None,
             assumptions: Vec::new(),
-            explored: 0.0,
-            current_weight: 1.0,
-            progress: None,
+            tracking: Tracking {
+                explored: 0.0,
+                current_weight: 1.0,
+                sink: None,
+            },
             #[cfg(test)]
             snapshots: Vec::new(),
         }
@@ -170,20 +191,20 @@ impl Solver {
 
     /// Sets the variable order for the following searches.
     pub fn set_variable_order(&mut self, order: VariableOrder) -> &mut Self {
-        self.variable_order = order;
+        self.strategy.variable_order = order;
         self
     }
 
     /// Sets whether the following searches branch first on the variable whose decision
     /// failed last (see [`LastConflict`]).
     pub fn set_last_conflict(&mut self, last_conflict: LastConflict) -> &mut Self {
-        self.last_conflict = last_conflict;
+        self.strategy.last_conflict = last_conflict;
         self
     }
 
     /// Sets the value order for the following searches.
     pub fn set_value_order(&mut self, order: ValueOrder) -> &mut Self {
-        self.value_order = order;
+        self.strategy.value_order = order;
         self
     }
 
@@ -194,13 +215,13 @@ impl Solver {
     /// there is none: counts then count solutions up to renaming. Takes effect when every
     /// variable has a one-word domain of one common base, and is ignored otherwise.
     pub fn set_value_symmetry(&mut self, symmetry: ValueSymmetry) -> &mut Self {
-        self.value_symmetry = symmetry;
+        self.strategy.value_symmetry = symmetry;
         self
     }
 
     /// Sets when [`solve`](Solver::solve) restarts from the root (see [`Restarts`]).
     pub fn set_restarts(&mut self, restarts: Restarts) -> &mut Self {
-        self.restarts = restarts;
+        self.strategy.restarts = restarts;
         self
     }
 
@@ -269,18 +290,18 @@ impl Solver {
     /// finished subtrees, each weighted by the product of 1/(values) along its path: cheap,
     /// monotone, and exact at the end (`1_000_000_000`).
     pub fn set_progress_sink(&mut self, sink: Option<Arc<AtomicU64>>) -> &mut Self {
-        self.progress = sink;
+        self.tracking.sink = sink;
         self
     }
 
     /// The progress sink, if any.
     pub(super) fn progress_sink(&self) -> Option<Arc<AtomicU64>> {
-        self.progress.clone()
+        self.tracking.sink.clone()
     }
 
     /// The share of the search tree explored by the latest search, from 0 to 1.
     pub fn progress(&self) -> f64 {
-        self.explored.min(1.0)
+        self.tracking.explored.min(1.0)
     }
 
     /// The statistics of the latest search (so far, while iterating).
@@ -311,32 +332,48 @@ impl Solver {
     /// search reaches their budget (then the first one the restarted search reaches).
     pub fn solve(&mut self) -> SolveResult {
         match self.solve_in_place() {
-            None => SolveResult::Solution(self.current_solution()),
-            Some(other) => other,
+            SearchStatus::Solved => SolveResult::Solution(self.current_solution()),
+            SearchStatus::Unsatisfiable => SolveResult::Unsatisfiable,
+            SearchStatus::Stopped(r) => SolveResult::Stopped(r),
         }
     }
 
-    /// [`solve`](Solver::solve) leaving a solution in the domains instead of copying it
-    /// out: `None` when one was found (read it with [`solved_value`](Solver::solved_value)
-    /// until the next search starts), else the result without a solution. For callers that
-    /// turn the values into their own form at once (a Sudoku board).
-    pub(crate) fn solve_in_place(&mut self) -> Option<SolveResult> {
+    /// [`solve`](Solver::solve), leaving the solution in the solver instead of copying it
+    /// into a [`Solution`]: read it with [`solved_value`](Solver::solved_value) until the
+    /// next search starts. For callers that turn the values into their own form at once
+    /// (a Sudoku board), and save the copy.
+    ///
+    /// ```
+    /// use bitcsp::{queens, SearchStatus, Solver};
+    /// let (model, rows) = queens::model(6)?;
+    /// let mut solver = Solver::new(&model);
+    /// assert_eq!(solver.solve_in_place(), SearchStatus::Solved);
+    /// let placed: Vec<i32> = rows.iter().filter_map(|&r| solver.solved_value(r)).collect();
+    /// assert!(queens::is_solution(&placed.iter().map(|&r| r as usize).collect::<Vec<_>>()));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn solve_in_place(&mut self) -> SearchStatus {
         self.begin_search();
-        self.plan = RestartPlan::start(self.restarts);
+        self.learning.plan = RestartPlan::start(self.strategy.restarts);
         match self.next_event() {
             Pause::Solution => {
                 self.finish();
-                None
+                SearchStatus::Solved
             }
-            Pause::Exhausted => Some(SolveResult::Unsatisfiable),
-            Pause::Stopped(r) => Some(SolveResult::Stopped(r)),
+            Pause::Exhausted => SearchStatus::Unsatisfiable,
+            Pause::Stopped(r) => SearchStatus::Stopped(r),
         }
     }
 
-    /// The value of `var` in the solution [`solve_in_place`](Solver::solve_in_place) left.
+    /// The value of `var` in the solution that the latest search (a
+    /// [`solve_in_place`](Solver::solve_in_place), or a [`solutions`](Solver::solutions)
+    /// iterator at its latest item) stopped at; `None` when it did not stop at a solution,
+    /// or for a variable of another model.
     #[inline]
-    pub(crate) fn solved_value(&self, var: VarId) -> i32 {
-        self.engine.store.single_value(var.index())
+    pub fn solved_value(&self, var: VarId) -> Option<i32> {
+        let at_solution = self.last == Pause::Solution;
+        (at_solution && var.index() < self.engine.store.num_vars())
+            .then(|| self.engine.store.single_value(var.index()))
     }
 
     /// Counts solutions, stopping once `limit` have been found (`None`: count them all).
@@ -388,25 +425,26 @@ impl Solver {
     }
 
     fn begin_search(&mut self) {
-        self.explored = 0.0;
-        self.current_weight = 1.0;
+        self.tracking.explored = 0.0;
+        self.tracking.current_weight = 1.0;
         self.engine.reset();
         self.stack.clear();
         self.phase = Phase::Fresh;
         self.stats = Statistics::default();
-        self.plan = RestartPlan::none();
-        self.refuted.clear();
-        self.nogoods.clear();
+        self.learning.plan = RestartPlan::none();
+        self.learning.refuted.clear();
+        self.learning.nogoods.clear();
         let now = Instant::now();
         self.started = Some(now);
         self.budget = Budget::start(&self.limits, now);
-        self.conflict_weights.clear();
-        self.culprit = None;
-        if self.variable_order == VariableOrder::DomWdeg {
-            self.conflict_weights
+        self.learning.conflict_weights.clear();
+        self.learning.culprit = None;
+        if self.strategy.variable_order == VariableOrder::DomWdeg {
+            self.learning
+                .conflict_weights
                 .resize(self.engine.store.num_vars(), 1);
         }
-        if self.variable_order == VariableOrder::MrvDynamicDegree {
+        if self.strategy.variable_order == VariableOrder::MrvDynamicDegree {
             let num_vars = self.engine.store.num_vars();
             self.info
                 .neighbours
@@ -435,7 +473,7 @@ impl Solver {
             self.finish();
         }
         if event == Pause::Exhausted {
-            self.explored = 1.0;
+            self.tracking.explored = 1.0;
         }
         self.publish_progress();
         event
@@ -463,13 +501,13 @@ impl Solver {
             Phase::Running => {}
         }
         loop {
-            if self.stats.failures >= self.plan.due_at && !self.restart_from_root() {
+            if self.stats.failures >= self.learning.plan.due_at && !self.restart_from_root() {
                 return Pause::Exhausted;
             }
             let Some(var) = self.select_variable() else {
                 self.phase = Phase::AtSolution;
                 self.stats.solutions += 1;
-                self.explored += self.current_weight;
+                self.tracking.explored += self.tracking.current_weight;
                 return Pause::Solution;
             };
             if let Some(reason) = self.budget.check(self.stats.nodes) {
@@ -478,10 +516,10 @@ impl Solver {
             if self.stats.nodes % 1024 == 0 {
                 self.publish_progress();
             }
-            let rule = if self.plan.shuffles() {
-                ValueRule::Random(self.plan.next_random())
+            let rule = if self.learning.plan.shuffles() {
+                ValueRule::Random(self.learning.plan.next_random())
             } else {
-                ValueRule::Ordered(self.value_order)
+                ValueRule::Ordered(self.strategy.value_order)
             };
             let value = select_value(&self.engine.store, &self.info, var, rule);
             let values = self.engine.store.size(var);
@@ -491,11 +529,11 @@ impl Solver {
             self.stack.push(Frame {
                 var: var as u32,
                 value,
-                weight: self.current_weight,
+                weight: self.tracking.current_weight,
                 values,
                 fresh,
             });
-            self.current_weight /= f64::from(values);
+            self.tracking.current_weight /= f64::from(values);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
             let ok = self.engine.assign(var, value).is_ok()
                 && self
@@ -505,8 +543,8 @@ impl Solver {
                 && self.settle_nogoods();
             if !ok {
                 self.note_failure();
-                if self.last_conflict == LastConflict::BranchFirst {
-                    self.culprit = Some(var as u32);
+                if self.strategy.last_conflict == LastConflict::BranchFirst {
+                    self.learning.culprit = Some(var as u32);
                 }
                 if !self.backtrack() {
                     return Pause::Exhausted;
@@ -527,28 +565,30 @@ impl Solver {
             self.close_level();
         }
         let mut consistent = true;
-        for &(depth, var, value) in &self.refuted {
+        for &(depth, var, value) in &self.learning.refuted {
             // A refutation at the root is kept by the root's domains already.
             if depth > 0 {
                 let path = self.stack[..depth as usize].iter();
                 let lits = path.map(|f| (f.var, f.value)).chain([(var, value)]);
-                let check = self
-                    .nogoods
-                    .add(&self.engine.store, lits, &mut self.forbidden);
+                let check = self.learning.nogoods.add(
+                    &self.engine.store,
+                    lits,
+                    &mut self.learning.forbidden,
+                );
                 consistent &= check != Check::Conflict;
             }
         }
-        self.refuted.clear();
+        self.learning.refuted.clear();
         self.stack.clear();
-        self.plan.restarted(self.stats.failures);
+        self.learning.plan.restarted(self.stats.failures);
         self.stats.restarts += 1;
-        self.stats.nogoods = self.nogoods.len() as u64;
+        self.stats.nogoods = self.learning.nogoods.len() as u64;
         // The share explored so far was of a tree the next attempt orders differently.
-        self.explored = 0.0;
-        self.current_weight = 1.0;
+        self.tracking.explored = 0.0;
+        self.tracking.current_weight = 1.0;
         let settled = consistent && self.remove_forbidden() && self.settle_nogoods();
         if !settled {
-            self.forbidden.clear();
+            self.learning.forbidden.clear();
             self.stats.failures += 1;
         }
         settled
@@ -558,7 +598,7 @@ impl Solver {
     /// false on a conflict.
     #[inline]
     fn settle_nogoods(&mut self) -> bool {
-        if self.nogoods.len() == 0 {
+        if self.learning.nogoods.len() == 0 {
             return true;
         }
         self.settle_nogoods_slowly()
@@ -570,13 +610,14 @@ impl Solver {
     fn settle_nogoods_slowly(&mut self) -> bool {
         loop {
             let depth = self.stack.len() as u32;
-            match self
-                .nogoods
-                .check(&self.engine.store, depth, &mut self.forbidden)
-            {
+            match self.learning.nogoods.check(
+                &self.engine.store,
+                depth,
+                &mut self.learning.forbidden,
+            ) {
                 Check::Quiet => return true,
                 Check::Conflict => {
-                    self.forbidden.clear();
+                    self.learning.forbidden.clear();
                     return false;
                 }
                 Check::Remove => {
@@ -592,6 +633,7 @@ impl Solver {
     fn remove_forbidden(&mut self) -> bool {
         let engine = &mut self.engine;
         let removed = self
+            .learning
             .forbidden
             .drain(..)
             .all(|(var, value)| engine.remove(var as usize, value).is_ok());
@@ -663,7 +705,7 @@ impl Solver {
     pub(super) fn end_split(&mut self, stop: Option<StopReason>) {
         self.stats.elapsed = self.elapsed();
         self.last = stop.map_or(Pause::Exhausted, Pause::Stopped);
-        self.explored = 1.0;
+        self.tracking.explored = 1.0;
     }
 
     /// Propagates the root under the current assumptions and names the branching variable
@@ -686,7 +728,7 @@ impl Solver {
                 &self.engine.store,
                 &self.info,
                 var,
-                ValueRule::Ordered(self.value_order),
+                ValueRule::Ordered(self.strategy.value_order),
             );
             values.push(value);
             if self.engine.store.size(var) <= 1 {
@@ -705,7 +747,7 @@ impl Solver {
     }
 
     fn publish_progress(&self) {
-        if let Some(sink) = &self.progress {
+        if let Some(sink) = &self.tracking.sink {
             sink.store((self.progress() * 1e9) as u64, Ordering::Relaxed);
         }
     }
@@ -715,11 +757,11 @@ impl Solver {
     fn backtrack(&mut self) -> bool {
         while let Some(frame) = self.stack.pop() {
             self.close_level();
-            if self.plan.is_active() {
+            if self.learning.plan.is_active() {
                 self.record_refutation(&frame);
             }
             // The refuted branch holds the other values of the variable.
-            self.current_weight = frame.weight - frame.weight / f64::from(frame.values);
+            self.tracking.current_weight = frame.weight - frame.weight / f64::from(frame.values);
             let ok = self
                 .refute(frame.var as usize, frame.value, frame.fresh)
                 .is_ok()
@@ -741,7 +783,7 @@ impl Solver {
     /// else the variable order's choice.
     #[inline]
     fn select_variable(&self) -> Option<usize> {
-        if let Some(x) = self.culprit.map(|x| x as usize) {
+        if let Some(x) = self.learning.culprit.map(|x| x as usize) {
             if self.engine.store.size(x) > 1 {
                 return Some(x);
             }
@@ -749,8 +791,8 @@ impl Solver {
         select_variable(
             &self.engine.store,
             &self.info,
-            self.variable_order,
-            &self.conflict_weights,
+            self.strategy.variable_order,
+            &self.learning.conflict_weights,
         )
     }
 
@@ -760,12 +802,12 @@ impl Solver {
     #[inline]
     fn note_failure(&mut self) {
         self.stats.failures += 1;
-        self.explored += self.current_weight;
-        if self.conflict_weights.is_empty() {
+        self.tracking.explored += self.tracking.current_weight;
+        if self.learning.conflict_weights.is_empty() {
             return;
         }
         if let Some(c) = self.engine.take_failed() {
-            let weights = &mut self.conflict_weights;
+            let weights = &mut self.learning.conflict_weights;
             self.constraints[c].for_each_blamed(&self.scratch, |v| {
                 weights[v] = weights[v].saturating_add(1);
             });
@@ -777,12 +819,12 @@ impl Solver {
     /// is a stronger nogood (a subset of theirs).
     fn record_refutation(&mut self, frame: &Frame) {
         let depth = self.stack.len() as u32;
-        while self.refuted.last().is_some_and(|r| r.0 > depth) {
-            self.refuted.pop();
+        while self.learning.refuted.last().is_some_and(|r| r.0 > depth) {
+            self.learning.refuted.pop();
         }
         // A refutation of several interchangeable values at once is not recorded.
         if frame.fresh == 0 {
-            self.refuted.push((depth, frame.var, frame.value));
+            self.learning.refuted.push((depth, frame.var, frame.value));
         }
     }
 
@@ -800,7 +842,7 @@ impl Solver {
     /// `value` is one of them; 0 otherwise.
     fn fresh_values(&self, var: usize, value: i64) -> u64 {
         let store = &self.engine.store;
-        if self.value_symmetry != ValueSymmetry::Interchangeable || !store.is_uniform() {
+        if self.strategy.value_symmetry != ValueSymmetry::Interchangeable || !store.is_uniform() {
             return 0;
         }
         let used = (0..store.num_vars())

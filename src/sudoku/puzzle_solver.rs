@@ -1,7 +1,7 @@
 //! One engine solver for many puzzles of one shape.
 
 use super::{configure, decode_with, model, Board, BoxShape, SudokuError};
-use crate::{Count, Solver, VarId};
+use crate::{Count, SearchStatus, Solver, VarId};
 
 /// Solves many puzzles of one box shape with one engine [`Solver`]: the empty grid's model
 /// (see [`model`](super::model)) is built, compiled and configured once, and each puzzle's
@@ -69,10 +69,10 @@ impl PuzzleSolver {
         self.assume_shape_givens(board)?;
         // Read from the domains in place: no copy of the values to decode from.
         match self.solver.solve_in_place() {
-            None => Ok(Some(decode_with(board, &self.cells, |v| {
-                self.solver.solved_value(v)
+            SearchStatus::Solved => Ok(Some(decode_with(board, &self.cells, |v| {
+                self.solver.solved_value(v).unwrap_or(0)
             }))),
-            Some(_) => no_clash(board).map(|()| None),
+            _ => no_clash(board).map(|()| None),
         }
     }
 
