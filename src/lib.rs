@@ -29,6 +29,7 @@
 #![deny(missing_docs)]
 
 // The core.
+mod bits;
 mod compiled;
 mod constraints;
 pub mod domain;

@@ -9,7 +9,8 @@
 
 use std::sync::Arc;
 
-use crate::constraints::{is_single, Constraint};
+use crate::bits::is_single;
+use crate::constraints::Constraint;
 use crate::store::Store;
 
 /// A domain became empty: the current search node has no solution.

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 
 use super::graph::Graph;
 use super::watch::Watch;
-use crate::constraints::set_bits;
+use crate::bits::set_bits;
 use crate::StopReason;
 
 /// How many seed vertices the greedy clique search tries: all of them on small graphs, the

@@ -14,7 +14,7 @@
 //!    fixed there (and a variable holding two such values fails). With more values than
 //!    variables some values stay unused and the rule would be unsound, so it is skipped.
 
-use super::is_single;
+use crate::bits::is_single;
 use super::matching::prune_to_domain_consistency;
 use crate::model::Consistency;
 use crate::propagate::{Conflict, Engine, Event};

@@ -14,7 +14,7 @@
 //! components (`m(x)` reaches `v` and `v` reaches `m(x)`), in whole words. The matching is
 //! rebuilt at every run, most variables taking a value nobody owns yet at once.
 
-use super::set_bits;
+use crate::bits::set_bits;
 use crate::propagate::Conflict;
 
 const NONE: u8 = u8::MAX;

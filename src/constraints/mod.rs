@@ -32,22 +32,6 @@ use crate::model::{Consistency, Model, Posted};
 use crate::propagate::{Conflict, Engine, Event};
 use crate::store::Store;
 
-/// True when the bitset `m` holds exactly one value.
-#[inline]
-pub(crate) fn is_single(m: u64) -> bool {
-    m != 0 && m & (m - 1) == 0
-}
-
-/// The indices of the set bits of `w`, lowest first.
-#[inline]
-pub(crate) fn set_bits(mut w: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let bit = (w != 0).then(|| w.trailing_zeros() as usize)?;
-        w &= w - 1;
-        Some(bit)
-    })
-}
-
 /// One compiled constraint.
 #[derive(Clone, Debug)]
 pub(crate) enum Constraint {

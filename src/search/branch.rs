@@ -5,7 +5,8 @@
 use std::sync::OnceLock;
 
 use super::strategy::{ValueOrder, VariableOrder};
-use crate::constraints::{set_bits, Constraint};
+use crate::bits::set_bits;
+use crate::constraints::Constraint;
 use crate::model::Model;
 use crate::store::Store;
 

@@ -13,7 +13,8 @@ use super::outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, St
 use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
 use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
-use crate::constraints::{is_single, Constraint};
+use crate::bits::is_single;
+use crate::constraints::Constraint;
 use crate::model::{Model, VarId};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;

@@ -4,7 +4,7 @@
 use super::shape::{Shape, Work};
 use super::view::ValueView;
 use super::{Family, LANES};
-use crate::constraints::{is_single, set_bits};
+use crate::bits::{is_single, set_bits};
 use crate::propagate::Conflict;
 
 impl Family {

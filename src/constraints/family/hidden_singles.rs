@@ -6,7 +6,7 @@ use super::view::ValueView;
 use super::GroupScan;
 use super::{Family, NO_RUN, SMALL};
 use crate::constraints::all_different::hidden_values;
-use crate::constraints::{is_single, set_bits};
+use crate::bits::{is_single, set_bits};
 use crate::propagate::Conflict;
 
 impl Family {

@@ -3,7 +3,7 @@
 
 use super::shape::{Shape, Work};
 use super::Family;
-use crate::constraints::is_single;
+use crate::bits::is_single;
 use crate::propagate::Conflict;
 
 impl Family {

@@ -41,12 +41,12 @@ mod view;
 
 use std::marker::PhantomData;
 
-use self::bits::{clear, take_first};
+use crate::bits::{clear, take_first};
 use self::cover::SegmentCover;
 use self::segments::Segments;
 use self::shape::{Dense, General, Shape, Viewed, Work};
 use self::view::ValueView;
-use super::{is_single, set_bits};
+use crate::bits::{is_single, set_bits};
 use crate::propagate::{Conflict, Engine};
 
 /// The largest table of precomputed removals, in words (512 KiB).

@@ -1,7 +1,7 @@
 //! The value-major view: for each value, the bitset of cells that still hold it.
 
 use super::FamilyGroup;
-use crate::constraints::{is_single, set_bits};
+use crate::bits::{is_single, set_bits};
 
 /// Where each value can still go, as a bitset of cells per value, kept in the store
 /// beside the domains (so that undo restores it with them) for aligned families. A fixed

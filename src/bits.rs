@@ -1,0 +1,77 @@
+//! Small bitset helpers on machine words, shared by the store, the propagators, the search
+//! and the models: written to avoid loops and branches on one-word sets, which are the
+//! common case (a Sudoku cell's candidates, a group's cells, a family's groups).
+//!
+//! Domains live in the store's flat `u64` words, not in a general-purpose bitset type:
+//! the propagators read and write them a word at a time (see docs/ARCHITECTURE.md).
+
+/// True when the bitset `m` holds exactly one value.
+#[inline]
+pub(crate) fn is_single(m: u64) -> bool {
+    m != 0 && m & (m - 1) == 0
+}
+
+/// The indices of the set bits of `w`, lowest first.
+#[inline]
+pub(crate) fn set_bits(mut w: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let bit = (w != 0).then(|| w.trailing_zeros() as usize)?;
+        w &= w - 1;
+        Some(bit)
+    })
+}
+
+/// The masks (at most 64) with one value, as a bitset, and whether any mask is empty;
+/// without a branch per mask.
+pub(crate) fn singles_among(masks: &[u64]) -> (u64, bool) {
+    masks
+        .iter()
+        .enumerate()
+        .fold((0, false), |(singles, empty), (b, &m)| {
+            (singles | u64::from(is_single(m)) << b, empty | (m == 0))
+        })
+}
+
+/// Zeroes a scratch bitset. Most are one word or none, where a call to `memset` (what
+/// `fill(0)` becomes for a slice of unknown length) costs more than the store.
+#[inline(always)]
+pub(crate) fn clear(words: &mut [u64]) {
+    match words {
+        [] => {}
+        [w] => *w = 0,
+        _ => words.fill(0),
+    }
+}
+
+/// The lowest set bit of a bitset, cleared. A one-word bitset is tested first, without a
+/// loop over words.
+#[inline]
+pub(crate) fn take_first(bits: &mut [u64]) -> Option<usize> {
+    if let [w] = bits {
+        let first = (*w != 0).then(|| w.trailing_zeros() as usize);
+        *w &= w.wrapping_sub(1);
+        return first;
+    }
+    let (k, w) = bits.iter_mut().enumerate().find(|(_, w)| **w != 0)?;
+    let first = k * 64 + w.trailing_zeros() as usize;
+    *w &= *w - 1;
+    Some(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bits_are_listed_taken_and_counted_in_order() {
+        assert_eq!(set_bits(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert!(is_single(1 << 63) && !is_single(0) && !is_single(3));
+        let mut words = [0u64, 1 << 3 | 1 << 9];
+        assert_eq!(take_first(&mut words), Some(67));
+        assert_eq!(take_first(&mut words), Some(73));
+        assert_eq!(take_first(&mut words), None);
+        assert_eq!(singles_among(&[1, 6, 0, 8]), (0b1001, true));
+        clear(&mut words);
+        assert_eq!(words, [0, 0]);
+    }
+}
