@@ -1,6 +1,6 @@
 //! Errors of the core: a model that cannot be built as asked.
 
-use crate::model::VarId;
+use crate::var::VarId;
 
 /// Why a variable or constraint could not be added to a [`Model`](crate::Model).
 ///

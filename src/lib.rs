@@ -35,10 +35,12 @@ mod constraints;
 pub mod domain;
 mod error;
 mod model;
+mod posted;
 mod propagate;
 mod search;
 mod store;
 mod trail;
+mod var;
 mod xorshift;
 
 // Thin models on top of the core.

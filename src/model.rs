@@ -1,78 +1,19 @@
 //! Variables and posted constraints. All argument validation lives here, so a model that
 //! was built without error can always be solved without panicking.
 
-use std::fmt;
 use std::ops::RangeInclusive;
 use std::sync::{Arc, OnceLock};
 
 use crate::compiled::Compiled;
 use crate::domain::{Domain, MAX_DOMAIN_SPAN};
 use crate::error::ModelError;
+use crate::posted::Posted;
+pub use crate::posted::{Consistency, Relation};
+pub use crate::var::VarId;
 
 /// The most variables a model may hold: far beyond what fits in memory with useful
 /// constraints, and small enough that every variable index fits a `u32`.
 pub const MAX_VARIABLES: usize = 1 << 28;
-
-/// A handle to a variable of one [`Model`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VarId(u32);
-
-impl VarId {
-    /// The position of the variable in its model, in creation order.
-    pub fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for VarId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "x{}", self.0)
-    }
-}
-
-/// How hard an all-different group works at each propagation.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Consistency {
-    /// Cheap bit-parallel rules: fixed values leave the others, pigeonhole, hidden singles.
-    #[default]
-    Fast,
-    /// The fast rules, then every value that belongs to no complete matching of variables to
-    /// values is removed (domain consistency, Régin 1994). Far fewer search nodes on hard
-    /// Latin-square-like instances, at a higher cost per node. Groups whose values do not
-    /// fit one 64-bit word fall back to [`Consistency::Fast`].
-    Domain,
-}
-
-/// How a sum compares with its right-hand side (see [`Model::weighted_sum`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Relation {
-    /// The sum equals the right-hand side.
-    Equal,
-    /// The sum is at most the right-hand side.
-    AtMost,
-    /// The sum is at least the right-hand side.
-    AtLeast,
-}
-
-/// A constraint as the user posted it; the solver compiles these into propagators.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Posted {
-    /// `vars[i] + offsets[i]` pairwise different.
-    AllDifferent {
-        vars: Vec<VarId>,
-        offsets: Vec<i32>,
-        consistency: Consistency,
-    },
-    /// `x != y + offset`.
-    NotEqual { x: VarId, y: VarId, offset: i32 },
-    /// `coeffs[0] * vars[0] + ... (relation) rhs`.
-    Linear {
-        vars: Vec<VarId>,
-        coeffs: Vec<i32>,
-        relation: Relation,
-        rhs: i64,
-    },
-}
 
 /// A constraint-satisfaction problem: integer variables with finite domains, and constraints.
 ///
@@ -147,7 +88,7 @@ impl Model {
             return Err(ModelError::EmptyDomain);
         }
         self.check_room(1)?;
-        let id = VarId(self.domains.len() as u32); // below MAX_VARIABLES, so it fits
+        let id = VarId::new(self.domains.len() as u32); // below MAX_VARIABLES, so it fits
         self.domains.push(domain);
         self.structure_changed();
         Ok(id)
@@ -328,20 +269,23 @@ impl Model {
 
     /// All variables, in creation order.
     pub fn vars(&self) -> impl Iterator<Item = VarId> + '_ {
-        (0..self.domains.len() as u32).map(VarId)
+        (0..self.domains.len() as u32).map(VarId::new)
     }
 
     pub(crate) fn domains(&self) -> &[Domain] {
         &self.domains
     }
 
+    /// The posted constraints (for the tests that compile them other ways).
+    #[cfg(test)]
     pub(crate) fn posted(&self) -> &[Posted] {
         &self.posted
     }
 
     /// The compiled constraints, built on first use and shared with clones.
     pub(crate) fn compiled(&self) -> &Compiled {
-        self.compiled.get_or_init(|| Compiled::new(self))
+        self.compiled
+            .get_or_init(|| Compiled::new(&self.domains, &self.posted))
     }
 
     /// Adds a validated constraint.

@@ -10,12 +10,40 @@
 use std::sync::Arc;
 
 use crate::bits::is_single;
-use crate::constraints::Constraint;
 use crate::store::Store;
 
 /// A domain became empty: the current search node has no solution.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Conflict;
+
+/// The contract between the engine and a propagator, as the engine sees it. The
+/// propagators of `constraints/` implement it through their enum, so the engine is
+/// compiled for that one type and calls them without dynamic dispatch.
+///
+/// A propagator may assume that its variables' domains are those the engine holds when it
+/// runs, and must guarantee that:
+/// - it never removes a value that belongs to a solution of its constraint within the
+///   current domains (soundness);
+/// - it reports a constraint that can no longer hold as `Err(Conflict)`, and fails on an
+///   assignment of its variables that breaks it (so the search never accepts one);
+/// - it narrows domains only through the engine, which records the changes for undo and
+///   wakes the other watchers.
+///
+/// It need not reach its own fixed point: the engine runs it again when one of its own
+/// writes wakes it (unless it watches its variables alone).
+pub(crate) trait Propagate {
+    /// The variables it watches, as store indices.
+    fn vars(&self) -> &[usize];
+    /// Which changes of its variables wake it.
+    fn event(&self) -> Event;
+    /// Whether it runs only after the cheap propagators have settled.
+    fn is_costly(&self) -> bool;
+    /// Whether it reads which of its variables others changed since it last ran
+    /// ([`Engine::store_and_changes`]).
+    fn keeps_changes(&self) -> bool;
+    /// Narrows the domains of its variables.
+    fn propagate(&self, engine: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict>;
+}
 
 /// What a constraint must hear about a variable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,12 +114,12 @@ struct Queue {
 }
 
 impl Queue {
-    fn new(constraints: &[Constraint]) -> Self {
+    fn new<P: Propagate>(constraints: &[P]) -> Self {
         Queue {
             cheap: Ring::new(constraints.len()),
             costly: Ring::new(constraints.len()),
             queued: vec![false; constraints.len()],
-            is_costly: constraints.iter().map(Constraint::is_costly).collect(),
+            is_costly: constraints.iter().map(P::is_costly).collect(),
         }
     }
 
@@ -164,7 +192,7 @@ struct SingleWatch {
 const UNTRACKED: u32 = u32::MAX;
 
 impl Watchers {
-    pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
+    pub(crate) fn new<P: Propagate>(num_vars: usize, constraints: &[P]) -> Self {
         let mut change: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         let mut change_local: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         let mut fix: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
@@ -282,7 +310,11 @@ pub(crate) struct Engine {
 
 impl Engine {
     /// An engine over `store` for `constraints`, watched through `watchers`.
-    pub(crate) fn new(store: Store, constraints: &[Constraint], watchers: Arc<Watchers>) -> Self {
+    pub(crate) fn new<P: Propagate>(
+        store: Store,
+        constraints: &[P],
+        watchers: Arc<Watchers>,
+    ) -> Self {
         let changes = vec![0; watchers.changes_start.last().copied().unwrap_or(0) as usize];
         let mut engine = Engine {
             watchers,
@@ -340,10 +372,10 @@ impl Engine {
 
     /// Runs queued constraints until none is left (a fixed point) or one fails.
     /// `scratch` is working memory for the propagators, at least as long as the largest
-    /// `Constraint::scratch_words`.
+    /// scratch space a propagator asks for.
     pub(crate) fn propagate(
         &mut self,
-        constraints: &[Constraint],
+        constraints: &[impl Propagate],
         scratch: &mut [u64],
     ) -> Result<(), Conflict> {
         let mut result = Ok(());

@@ -14,9 +14,9 @@
 //!    fixed there (and a variable holding two such values fails). With more values than
 //!    variables some values stay unused and the rule would be unsound, so it is skipped.
 
-use crate::bits::is_single;
 use super::matching::prune_to_domain_consistency;
-use crate::model::Consistency;
+use crate::bits::is_single;
+use crate::posted::Consistency;
 use crate::propagate::{Conflict, Engine, Event};
 use crate::store::Store;
 
@@ -40,7 +40,7 @@ impl AllDifferent {
     /// Lays out the value space for `vars[i] + offsets[i]` (validated by the model).
     pub(crate) fn new(
         store: &Store,
-        vars: &[crate::model::VarId],
+        vars: &[crate::var::VarId],
         offsets: &[i32],
         consistency: Consistency,
     ) -> Self {
@@ -100,6 +100,7 @@ impl AllDifferent {
         }
     }
 
+    #[inline]
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         if self.group_words == 1 {
             self.propagate_one_word(e, scratch)

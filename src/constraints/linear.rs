@@ -7,7 +7,7 @@
 //! with `IPL_BND`, MiniCP's `Sum`). Arithmetic is in `i128`: a term is at most
 //! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow.
 
-use crate::model::Relation;
+use crate::posted::Relation;
 use crate::propagate::{Conflict, Engine};
 
 /// The compiled linear constraint: terms with a coefficient of zero are dropped, and the

@@ -28,8 +28,8 @@ use linear::Linear;
 pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
 
-use crate::model::{Consistency, Model, Posted};
-use crate::propagate::{Conflict, Engine, Event};
+use crate::posted::{Consistency, Posted};
+use crate::propagate::{Conflict, Engine, Event, Propagate};
 use crate::store::Store;
 
 /// One compiled constraint.
@@ -42,14 +42,9 @@ pub(crate) enum Constraint {
     Linear(Linear),
 }
 
-impl Constraint {
-    /// Narrows domains; `Err` when the constraint cannot be satisfied any more.
+impl Propagate for Constraint {
     #[inline]
-    pub(crate) fn propagate(
-        &self,
-        engine: &mut Engine,
-        scratch: &mut [u64],
-    ) -> Result<(), Conflict> {
+    fn propagate(&self, engine: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         match self {
             Constraint::AllDifferent(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
@@ -60,7 +55,7 @@ impl Constraint {
     }
 
     /// The variables it watches.
-    pub(crate) fn vars(&self) -> &[usize] {
+    fn vars(&self) -> &[usize] {
         match self {
             Constraint::AllDifferent(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
@@ -70,6 +65,37 @@ impl Constraint {
         }
     }
 
+    /// Which domain changes wake it.
+    fn event(&self) -> Event {
+        match self {
+            Constraint::AllDifferent(c) => c.event(),
+            Constraint::LockedValues(_) | Constraint::Family(_) | Constraint::Linear(_) => {
+                Event::Change
+            }
+            Constraint::NotEqual(_) => Event::Fix,
+        }
+    }
+
+    /// Whether it runs after the cheap propagators have settled: the locked-values pairs,
+    /// and the matching of domain-consistent groups: they reach the same fixed point when
+    /// run once the cheap rules have settled instead of on every change, at a fraction of
+    /// the cost (`cargo bench --bench sudoku -- sudoku_large`).
+    fn is_costly(&self) -> bool {
+        match self {
+            Constraint::LockedValues(_) => true,
+            Constraint::AllDifferent(c) => c.is_domain_consistent(),
+            _ => false,
+        }
+    }
+
+    /// Whether it reads which of its variables others changed since it last ran
+    /// ([`Engine::store_and_changes`]) instead of looking at all of them.
+    fn keeps_changes(&self) -> bool {
+        matches!(self, Constraint::Family(_))
+    }
+}
+
+impl Constraint {
     /// Calls `blame` with the variables a failure of its last run is charged to (for
     /// heuristics that learn from conflicts), `scratch` being as that run left it: its
     /// variables, except for a family, which spans the whole model (a Sudoku board), so
@@ -112,35 +138,6 @@ impl Constraint {
         k.saturating_mul(k.saturating_sub(1))
     }
 
-    /// Which domain changes wake it.
-    pub(crate) fn event(&self) -> Event {
-        match self {
-            Constraint::AllDifferent(c) => c.event(),
-            Constraint::LockedValues(_) | Constraint::Family(_) | Constraint::Linear(_) => {
-                Event::Change
-            }
-            Constraint::NotEqual(_) => Event::Fix,
-        }
-    }
-
-    /// Whether it runs after the cheap propagators have settled: the locked-values pairs,
-    /// and the matching of domain-consistent groups: they reach the same fixed point when
-    /// run once the cheap rules have settled instead of on every change, at a fraction of
-    /// the cost (`cargo bench --bench sudoku -- sudoku_large`).
-    pub(crate) fn is_costly(&self) -> bool {
-        match self {
-            Constraint::LockedValues(_) => true,
-            Constraint::AllDifferent(c) => c.is_domain_consistent(),
-            _ => false,
-        }
-    }
-
-    /// Whether it reads which of its variables others changed since it last ran
-    /// ([`Engine::store_and_changes`]) instead of looking at all of them.
-    pub(crate) fn keeps_changes(&self) -> bool {
-        matches!(self, Constraint::Family(_))
-    }
-
     /// How many words of its own it keeps in the store, after the domains.
     pub(crate) fn aux_words(&self) -> usize {
         match self {
@@ -159,7 +156,7 @@ impl Constraint {
     }
 }
 
-/// Compiles the posted constraints of `model` for the domains laid out in `store`.
+/// Compiles the constraints `posted` for the domains laid out in `store`.
 ///
 /// All-different groups whose values fit one word (offsets included) and that overlap
 /// other such groups are gathered into one [`Family`] per set of overlapping groups whose
@@ -167,8 +164,8 @@ impl Constraint {
 /// [`Consistency::Domain`] group in a family also keeps its own [`AllDifferent`] for the
 /// matching, run after the cheap propagators settle (see [`Constraint::is_costly`]).
 /// Other overlapping plain groups get [`LockedValues`] between them.
-pub(crate) fn compile(model: &Model, store: &Store) -> Vec<Constraint> {
-    compile_with(model, store, Families::Formed)
+pub(crate) fn compile(posted: &[Posted], store: &Store) -> Vec<Constraint> {
+    compile_with(posted, store, Families::Formed)
 }
 
 /// Whether [`compile_with`] gathers overlapping groups into families.
@@ -183,8 +180,12 @@ pub(crate) enum Families {
 }
 
 /// [`compile`], with or without families.
-pub(crate) fn compile_with(model: &Model, store: &Store, families: Families) -> Vec<Constraint> {
-    let candidates = family_candidates(model, store);
+pub(crate) fn compile_with(
+    posted: &[Posted],
+    store: &Store,
+    families: Families,
+) -> Vec<Constraint> {
+    let candidates = family_candidates(posted, store);
     // A family pays where permutation groups (Sudoku's units, N-Queens' rows) cover every
     // variable: their hidden singles need every change anyway, and the other groups ride
     // along. Elsewhere (coloring cliques, whose variables are not all in permutation
@@ -200,8 +201,7 @@ pub(crate) fn compile_with(model: &Model, store: &Store, families: Families) -> 
         .flatten()
         .map(|&i| candidates[i].posted)
         .collect();
-    let mut compiled: Vec<Constraint> = model
-        .posted()
+    let mut compiled: Vec<Constraint> = posted
         .iter()
         .enumerate()
         .filter(|(p, posted)| !in_family.contains(p) || keeps_own_matching(posted))
@@ -278,9 +278,8 @@ struct Candidate {
 }
 
 /// The all-different groups whose value space fits one word.
-fn family_candidates(model: &Model, store: &Store) -> Vec<Candidate> {
-    model
-        .posted()
+fn family_candidates(posted: &[Posted], store: &Store) -> Vec<Candidate> {
+    posted
         .iter()
         .enumerate()
         .filter_map(|(p, posted)| match posted {

@@ -23,6 +23,7 @@ impl NotEqual {
 
     /// One pass in each direction is a fixed point: if pruning `y` fixes it, its value
     /// already differs from `x - c`, so `x` has nothing left to lose.
+    #[inline]
     pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
         let [x, y] = self.vars;
         if let Some(vy) = fixed_value(e, y) {

@@ -2,55 +2,10 @@
 //!
 //! Both run once per search node, so they read the domains directly and allocate nothing.
 
-use std::sync::OnceLock;
-
 use super::strategy::{ValueOrder, VariableOrder};
 use crate::bits::set_bits;
-use crate::constraints::Constraint;
-use crate::model::Model;
+use crate::compiled::{NeighbourBits, Neighbours, VarInfo, BITSET_WORDS};
 use crate::store::Store;
-
-/// Static facts about each variable that the heuristics use.
-#[derive(Clone, Debug)]
-pub(crate) struct VarInfo {
-    /// Number of constraints on each variable.
-    pub(crate) degree: Vec<u32>,
-    /// Every variable has the same degree (then degree breaks no ties).
-    pub(crate) equal_degrees: bool,
-    /// Bit index (from the variable's base) of the middle of its initial domain.
-    pub(crate) middle: Vec<u32>,
-    /// Variables sharing a constraint with each variable, for the dynamic degree
-    /// tie-break: built on first use by a solver of that order, then shared by every
-    /// solver of the model (it is part of the compiled form).
-    pub(crate) neighbours: OnceLock<Neighbours>,
-}
-
-impl VarInfo {
-    /// Degrees and domain middles of the variables of `model`.
-    pub(crate) fn new(model: &Model, constraints: &[Constraint]) -> Self {
-        let mut degree = vec![0u32; model.num_vars()];
-        for c in constraints {
-            for &v in c.vars() {
-                degree[v] += 1;
-            }
-        }
-        let middle = model
-            .domains()
-            .iter()
-            .map(|d| {
-                let lo = i64::from(d.min().unwrap_or(0));
-                let hi = i64::from(d.max().unwrap_or(0));
-                (lo + (hi - lo) / 2 - i64::from(d.base())) as u32
-            })
-            .collect();
-        VarInfo {
-            equal_degrees: degree.windows(2).all(|d| d[0] == d[1]),
-            degree,
-            middle,
-            neighbours: OnceLock::new(),
-        }
-    }
-}
 
 /// The variable to branch on, or `None` when every variable is fixed. `weights` are the
 /// conflict weights of [`VariableOrder::DomWdeg`] (one per variable; unused by the other
@@ -398,118 +353,11 @@ fn members(set: &[u64]) -> impl Iterator<Item = usize> + '_ {
         .flat_map(|(k, &w)| set_bits(w).map(move |b| k * 64 + b))
 }
 
-/// Models up to this many variables also keep their neighbours as bitsets.
-const MAX_BITSET_VARS: usize = 64 * BITSET_WORDS;
-const BITSET_WORDS: usize = 32;
-
-/// The neighbour lists as one bitset row per variable.
-#[derive(Clone, Debug)]
-pub(crate) struct NeighbourBits {
-    words: usize,
-    rows: Vec<u64>,
-}
-
-impl NeighbourBits {
-    /// How many neighbours of `v` lie in the bitset `set`, which has one word per row
-    /// word: its length is the row length, so that a bitset of known length makes the
-    /// count unroll.
-    #[inline]
-    fn count_in(&self, v: usize, set: &[u64]) -> u32 {
-        debug_assert_eq!(set.len(), self.words, "one bitset word per row word");
-        let len = set.len();
-        self.rows[v * len..(v + 1) * len]
-            .iter()
-            .zip(set)
-            .map(|(n, s)| (n & s).count_ones())
-            .sum()
-    }
-}
-
-/// For each variable, the variables it shares a constraint with (for a family of groups,
-/// a group), as compressed rows.
-#[derive(Clone, Debug)]
-pub(crate) struct Neighbours {
-    start: Vec<u32>,
-    list: Vec<u32>,
-    /// No lists were kept: every variable neighbours every other one (nothing to tell
-    /// them apart), or the lists would hold more than [`MAX_NEIGHBOUR_ENTRIES`] entries.
-    /// The tie-break then falls back to the static degree.
-    unused: bool,
-    /// The same as bitsets, for models of at most `MAX_BITSET_VARS` variables.
-    bits: Option<NeighbourBits>,
-}
-
-/// The most entries the neighbour lists may take (64 MiB): a constraint over `k`
-/// variables adds `k (k - 1)` of them, so one all-different or sum over some 4,000
-/// variables reaches it. Beyond, the dynamic tie-break is not worth its memory.
-const MAX_NEIGHBOUR_ENTRIES: usize = 1 << 24;
-
 /// How many neighbours per variable of the model the listed tie-break may visit at one
 /// node: enough to see every candidate in the sparse constraint graphs it is for
 /// (coloring benchmarks: at most about 45 neighbours a variable on average), and no more
 /// than a few scans of the variables where a large constraint links most of them.
 const TIE_BREAK_VISITS_PER_VAR: usize = 4;
-
-impl Neighbours {
-    pub(crate) fn new(num_vars: usize, constraints: &[Constraint]) -> Self {
-        let entries = constraints
-            .iter()
-            .fold(0usize, |sum, c| sum.saturating_add(c.neighbour_entries()));
-        if entries > MAX_NEIGHBOUR_ENTRIES {
-            return Neighbours::unused();
-        }
-        let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
-        for c in constraints {
-            c.add_neighbours(&mut rows);
-        }
-        let mut start = Vec::with_capacity(num_vars + 1);
-        let mut list = Vec::new();
-        start.push(0);
-        for row in &mut rows {
-            row.sort_unstable();
-            row.dedup();
-            list.extend_from_slice(row);
-            start.push(list.len() as u32);
-        }
-        if rows.iter().all(|r| r.len() + 1 == num_vars) {
-            // Nothing to tell the variables apart: keep no lists.
-            return Neighbours::unused();
-        }
-        let bits = (num_vars <= MAX_BITSET_VARS).then(|| {
-            let words = num_vars.div_ceil(64);
-            let mut bitset = vec![0u64; num_vars * words];
-            for (v, row) in rows.iter().enumerate() {
-                for &u in row {
-                    bitset[v * words + u as usize / 64] |= 1 << (u % 64);
-                }
-            }
-            NeighbourBits {
-                words,
-                rows: bitset,
-            }
-        });
-        Neighbours {
-            start,
-            list,
-            unused: false,
-            bits,
-        }
-    }
-
-    /// No lists (see [`Neighbours::unused`]).
-    fn unused() -> Self {
-        Neighbours {
-            start: Vec::new(),
-            list: Vec::new(),
-            unused: true,
-            bits: None,
-        }
-    }
-
-    fn of(&self, v: usize) -> &[u32] {
-        &self.list[self.start[v] as usize..self.start[v + 1] as usize]
-    }
-}
 
 /// How the value to try first is chosen: by the value order, or (the attempts of a
 /// restarted search) by a random number drawn for this node.

@@ -12,7 +12,6 @@ mod solver;
 mod stats;
 mod strategy;
 
-pub(crate) use branch::VarInfo;
 pub use outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, StopReason};
 pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};

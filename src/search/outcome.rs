@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::model::VarId;
+use crate::var::VarId;
 
 /// Why a search stopped before finishing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

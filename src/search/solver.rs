@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::branch::{select_value, select_variable, Neighbours, ValueRule, VarInfo};
+use super::branch::{select_value, select_variable, ValueRule};
 use super::limits::{Budget, Cutoff, SearchLimits};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, StopReason};
@@ -14,11 +14,12 @@ use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
 use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
 use crate::bits::is_single;
+use crate::compiled::{Neighbours, VarInfo};
 use crate::constraints::Constraint;
+use crate::error::ModelError;
 use crate::model::{Model, VarId};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
-use crate::ModelError;
 
 /// One branching decision on the search stack: `var = value` was tried at this level.
 #[derive(Clone, Copy, Debug)]

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::BoxShape;
-use crate::error::ModelError;
+use crate::ModelError;
 
 /// A cell position, 1-based row and column as people count them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -86,7 +86,7 @@ fn random_model(layout: &Layout, keep: u64, strength: Consistency, random: &mut 
 /// The domains after propagating the root, or `None` on a conflict.
 fn root_fixed_point(model: &Model, families: Families) -> Option<Vec<Vec<i32>>> {
     let laid_out = Store::new(model.domains());
-    let constraints: Vec<Constraint> = compile_with(model, &laid_out, families);
+    let constraints: Vec<Constraint> = compile_with(model.posted(), &laid_out, families);
     let aux = constraints.iter().map(Constraint::aux_words).sum();
     let store = Store::with_layout(model.domains(), laid_out.shared_layout(), aux);
     let watchers = Arc::new(Watchers::new(store.num_vars(), &constraints));

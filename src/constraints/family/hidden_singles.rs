@@ -5,8 +5,8 @@ use super::shape::{Shape, Work};
 use super::view::ValueView;
 use super::GroupScan;
 use super::{Family, NO_RUN, SMALL};
-use crate::constraints::all_different::hidden_values;
 use crate::bits::{is_single, set_bits};
+use crate::constraints::all_different::hidden_values;
 use crate::propagate::Conflict;
 
 impl Family {

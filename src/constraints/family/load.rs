@@ -1,10 +1,10 @@
 //! The start of a run: the domains copied in, the cells others wrote looked at again,
 //! and the first run of a search set up in bulk.
 
-use crate::bits::singles_among;
 use super::shape::{Shape, Work};
 use super::{Family, SMALL};
 use crate::bits::set_bits;
+use crate::bits::singles_among;
 use crate::propagate::{Conflict, Engine};
 
 impl Family {

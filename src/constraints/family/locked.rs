@@ -1,13 +1,13 @@
 //! Locked values across intersecting pairs of groups touched since the last sweep.
 
 use super::bits::small;
-use crate::bits::clear;
 use super::cover::SegmentCover;
 use super::shape::{Shape, Work};
 use super::Family;
 use super::PairParts;
-use crate::constraints::locked_values::locked_values;
+use crate::bits::clear;
 use crate::bits::set_bits;
+use crate::constraints::locked_values::locked_values;
 use crate::propagate::Conflict;
 
 impl Family {

@@ -41,11 +41,11 @@ mod view;
 
 use std::marker::PhantomData;
 
-use crate::bits::{clear, take_first};
 use self::cover::SegmentCover;
 use self::segments::Segments;
 use self::shape::{Dense, General, Shape, Viewed, Work};
 use self::view::ValueView;
+use crate::bits::{clear, take_first};
 use crate::bits::{is_single, set_bits};
 use crate::propagate::{Conflict, Engine};
 

@@ -4,10 +4,14 @@
 
 use std::sync::Arc;
 
+mod var_info;
+
+pub(crate) use var_info::{NeighbourBits, Neighbours, VarInfo, BITSET_WORDS};
+
 use crate::constraints::{compile, Constraint};
-use crate::model::Model;
+use crate::domain::Domain;
+use crate::posted::Posted;
 use crate::propagate::Watchers;
-use crate::search::VarInfo;
 use crate::store::{Layout, Store};
 
 /// Compiled constraints of one model structure.
@@ -24,14 +28,15 @@ pub(crate) struct Compiled {
 }
 
 impl Compiled {
-    pub(crate) fn new(model: &Model) -> Self {
-        let store = Store::new(model.domains());
-        let constraints: Arc<[Constraint]> = compile(model, &store).into();
+    /// Compiles the constraints `posted` over variables of `domains`.
+    pub(crate) fn new(domains: &[Domain], posted: &[Posted]) -> Self {
+        let store = Store::new(domains);
+        let constraints: Arc<[Constraint]> = compile(posted, &store).into();
         Compiled {
             layout: store.shared_layout(),
             aux_words: constraints.iter().map(Constraint::aux_words).sum(),
             watchers: Arc::new(Watchers::new(store.num_vars(), &constraints)),
-            info: Arc::new(VarInfo::new(model, &constraints)),
+            info: Arc::new(VarInfo::new(domains, &constraints)),
             scratch_words: constraints
                 .iter()
                 .map(Constraint::scratch_words)
