@@ -178,6 +178,57 @@ impl Domain {
     }
 }
 
+/// A read-only view of a variable's current domain (see [`Solver::domain`](crate::Solver::domain)):
+/// the values still allowed, read in place, without a copy.
+#[derive(Clone, Copy, Debug)]
+pub struct DomainView<'a> {
+    base: i32,
+    words: &'a [u64],
+}
+
+impl<'a> DomainView<'a> {
+    pub(crate) fn new(base: i32, words: &'a [u64]) -> Self {
+        DomainView { base, words }
+    }
+
+    /// The number of values left.
+    pub fn len(&self) -> usize {
+        self.words.iter().map(|w| w.count_ones() as usize).sum()
+    }
+
+    /// True when no value is left.
+    pub fn is_empty(&self) -> bool {
+        self.words.iter().all(|&w| w == 0)
+    }
+
+    /// True when `value` is still allowed.
+    pub fn contains(&self, value: i32) -> bool {
+        let offset = i64::from(value) - i64::from(self.base);
+        (0..(self.words.len() * 64) as i64).contains(&offset)
+            && self.words[offset as usize / 64] >> (offset % 64) & 1 == 1
+    }
+
+    /// The smallest value left, or `None` when empty.
+    pub fn min(&self) -> Option<i32> {
+        self.iter().next()
+    }
+
+    /// The largest value left, or `None` when empty.
+    pub fn max(&self) -> Option<i32> {
+        self.iter().next_back()
+    }
+
+    /// The values left, ascending.
+    pub fn iter(&self) -> Values<'a> {
+        Values {
+            base: self.base,
+            words: self.words,
+            front: 0,
+            back: self.words.len() * 64,
+        }
+    }
+}
+
 /// Iterator over the values of a [`Domain`], ascending (or descending from the back).
 #[derive(Clone, Debug)]
 pub struct Values<'a> {

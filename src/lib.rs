@@ -37,6 +37,7 @@ mod error;
 mod model;
 mod posted;
 mod propagate;
+pub mod propagator;
 mod search;
 mod store;
 mod trail;
@@ -48,9 +49,10 @@ pub mod coloring;
 pub mod queens;
 pub mod sudoku;
 
-pub use domain::Domain;
+pub use domain::{Domain, DomainView};
 pub use error::ModelError;
 pub use model::{Consistency, Model, Relation, VarId, MAX_VARIABLES};
+pub use propagator::{Conflict, Cost, Domains, Propagator, Strength, Watch};
 pub use search::{
     Count, CountStatus, LastConflict, Restarts, SearchStatus, Solution, Solutions, SolveResult,
     Solver, Statistics, StopReason, ValueOrder, ValueSymmetry, VariableOrder,

@@ -9,6 +9,7 @@ use crate::domain::{Domain, MAX_DOMAIN_SPAN};
 use crate::error::ModelError;
 use crate::posted::Posted;
 pub use crate::posted::{Consistency, Relation};
+use crate::propagator::Propagator;
 pub use crate::var::VarId;
 
 /// The most variables a model may hold: far beyond what fits in memory with useful
@@ -154,7 +155,7 @@ impl Model {
         self.check_vars(vars)?;
         check_distinct(vars)?;
         self.check_group_span(vars, offsets)?;
-        self.post(Posted::AllDifferent {
+        self.post_validated(Posted::AllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.to_vec(),
             consistency,
@@ -177,7 +178,7 @@ impl Model {
     pub fn not_equal_offset(&mut self, x: VarId, y: VarId, offset: i32) -> Result<(), ModelError> {
         self.check_vars(&[x, y])?;
         check_distinct(&[x, y])?;
-        self.post(Posted::NotEqual { x, y, offset });
+        self.post_validated(Posted::NotEqual { x, y, offset });
         Ok(())
     }
 
@@ -201,9 +202,10 @@ impl Model {
 
     /// Requires `coeffs[0] * vars[0] + coeffs[1] * vars[1] + ...` to stand in `relation`
     /// to `rhs`. A variable may appear more than once. The propagation keeps bounds
-    /// consistency: after it, every variable's smallest and largest value can be completed
-    /// within the other variables' bounds (values inside a domain's holes are not
-    /// examined), and the search finds exactly the solutions.
+    /// consistency on the real relaxation (bounds(R), as is usual for linear sums): after
+    /// it, every variable's smallest and largest value can be completed with real values
+    /// within the other variables' bounds (integer completions and values inside a
+    /// domain's holes are not examined), and the search finds exactly the solutions.
     ///
     /// # Errors
     /// [`ModelError::UnknownVariable`], or [`ModelError::CoefficientsLengthMismatch`] when
@@ -222,12 +224,25 @@ impl Model {
             });
         }
         self.check_vars(vars)?;
-        self.post(Posted::Linear {
+        self.post_validated(Posted::Linear {
             vars: vars.to_vec(),
             coeffs: coeffs.to_vec(),
             relation,
             rhs,
         });
+        Ok(())
+    }
+
+    /// Posts a constraint of your own, propagated by `propagator` (see the
+    /// [`propagator`](crate::propagator) module for the contract and an example).
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`] when one of its variables is not of this model,
+    /// [`ModelError::DuplicateVariable`] when one appears twice.
+    pub fn post(&mut self, propagator: impl Propagator + 'static) -> Result<(), ModelError> {
+        self.check_vars(propagator.vars())?;
+        check_distinct(propagator.vars())?;
+        self.post_validated(Posted::Custom(Arc::new(propagator)));
         Ok(())
     }
 
@@ -289,7 +304,7 @@ impl Model {
     }
 
     /// Adds a validated constraint.
-    fn post(&mut self, posted: Posted) {
+    fn post_validated(&mut self, posted: Posted) {
         self.structure_changed();
         Arc::make_mut(&mut self.posted).push(posted);
     }

@@ -1,6 +1,9 @@
 //! The constraints as the user posted them: plain data that the model validates and the
 //! compiler turns into propagators.
 
+use std::sync::Arc;
+
+use crate::propagator::Propagator;
 use crate::var::VarId;
 
 /// How hard an all-different group works at each propagation.
@@ -28,7 +31,7 @@ pub enum Relation {
 }
 
 /// A constraint as the user posted it; the solver compiles these into propagators.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub(crate) enum Posted {
     /// `vars[i] + offsets[i]` pairwise different.
     AllDifferent {
@@ -45,4 +48,6 @@ pub(crate) enum Posted {
         relation: Relation,
         rhs: i64,
     },
+    /// A propagator of the user's own.
+    Custom(Arc<dyn Propagator>),
 }

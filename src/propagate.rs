@@ -12,9 +12,10 @@ use std::sync::Arc;
 use crate::bits::is_single;
 use crate::store::Store;
 
-/// A domain became empty: the current search node has no solution.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Conflict;
+/// A constraint can no longer be satisfied (a domain became empty): the current search
+/// node has no solution. Propagators return it with `?`; the search backtracks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Conflict;
 
 /// The contract between the engine and a propagator, as the engine sees it. The
 /// propagators of `constraints/` implement it through their enum, so the engine is
@@ -29,8 +30,9 @@ pub(crate) struct Conflict;
 /// - it narrows domains only through the engine, which records the changes for undo and
 ///   wakes the other watchers.
 ///
-/// It need not reach its own fixed point: the engine runs it again when one of its own
-/// writes wakes it (unless it watches its variables alone).
+/// It must leave its own fixed point: the engine does not wake the running propagator for
+/// its own writes. (User propagators get this from their wrapper, which runs them again
+/// until a run narrows nothing; see `constraints/custom.rs`.)
 pub(crate) trait Propagate {
     /// The variables it watches, as store indices.
     fn vars(&self) -> &[usize];

@@ -1,17 +1,28 @@
-//! The propagators, one file each, and the enum that dispatches to them.
+//! The built-in propagators, one file each, and the enum that dispatches to them.
 //!
-//! Adding a constraint:
-//! 1. write its propagator in a new file: a struct built from the posted arguments with a
-//!    `propagate(&self, &mut Engine) -> Result<(), Conflict>` that reaches its own fixed point;
-//! 2. add a variant to [`Constraint`] and to the `match`es below;
-//! 3. add a `Model` method that validates the arguments (in `model.rs`) and its compilation
-//!    in [`compile`];
-//! 4. test it against brute force in `tests/brute_force.rs`.
+//! Every propagator keeps the engine's contract (`propagate::Propagate`: the variables it
+//! watches, the event that wakes it, its cost class, and a `propagate` that never removes
+//! a value of a solution, reports failure as `Err(Conflict)` and leaves its own fixed
+//! point). Adding a built-in constraint:
+//! 1. write its propagator in a new file: a struct built from the posted arguments, with
+//!    `vars`, `event` and `propagate(&self, &mut Engine) -> Result<(), Conflict>`;
+//! 2. add a variant to [`Constraint`] and one line to each delegating `match` below;
+//! 3. add a `Posted` variant (`posted.rs`), a `Model` method that validates the arguments
+//!    (`model.rs`), and its compilation in [`compile_with`];
+//! 4. add it to the harness in `tests/propagators.rs` with the strength it claims
+//!    (soundness against brute force for all, supports for bounds or domain consistency),
+//!    and to `tests/brute_force.rs`.
 //!
-//! Dispatch is a `match` on an enum rather than a trait object: the set of constraints is
-//! closed, and the compiler can inline the small ones into the propagation loop.
+//! A constraint that one model needs can instead be a propagator of the user's own
+//! ([`Propagator`](crate::propagator::Propagator), posted with `Model::post`), which the
+//! `Custom` variant runs with no change here.
+//!
+//! Dispatch is a `match` on an enum rather than a trait object: the built-in set is
+//! closed, and the compiler inlines the small ones into the propagation loop (see
+//! `cargo bench --bench queens`).
 
 mod all_different;
+mod custom;
 mod family;
 mod linear;
 mod locked_values;
@@ -20,9 +31,11 @@ mod not_equal;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::iter::repeat;
+use std::sync::Arc;
 
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
+use custom::Custom;
 pub(crate) use family::{Family, FamilyGroup};
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
@@ -40,6 +53,7 @@ pub(crate) enum Constraint {
     LockedValues(LockedValues),
     Family(Box<Family>),
     Linear(Linear),
+    Custom(Custom),
 }
 
 impl Propagate for Constraint {
@@ -51,6 +65,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
             Constraint::Linear(c) => c.propagate(engine),
+            Constraint::Custom(c) => c.propagate(engine),
         }
     }
 
@@ -62,6 +77,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.vars(),
             Constraint::Family(c) => c.vars(),
             Constraint::Linear(c) => c.vars(),
+            Constraint::Custom(c) => c.vars(),
         }
     }
 
@@ -73,6 +89,7 @@ impl Propagate for Constraint {
                 Event::Change
             }
             Constraint::NotEqual(_) => Event::Fix,
+            Constraint::Custom(c) => c.event(),
         }
     }
 
@@ -84,6 +101,7 @@ impl Propagate for Constraint {
         match self {
             Constraint::LockedValues(_) => true,
             Constraint::AllDifferent(c) => c.is_domain_consistent(),
+            Constraint::Custom(c) => c.is_costly(),
             _ => false,
         }
     }
@@ -151,7 +169,10 @@ impl Constraint {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
-            Constraint::NotEqual(_) | Constraint::LockedValues(_) | Constraint::Linear(_) => 0,
+            Constraint::NotEqual(_)
+            | Constraint::LockedValues(_)
+            | Constraint::Linear(_)
+            | Constraint::Custom(_) => 0,
         }
     }
 }
@@ -223,6 +244,7 @@ pub(crate) fn compile_with(
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs))
             }
+            Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
         })
         .collect();
     // Propagators' own words follow the domains, in the order the propagators are built.

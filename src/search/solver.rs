@@ -16,6 +16,7 @@ use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
 use crate::bits::is_single;
 use crate::compiled::{Neighbours, VarInfo};
 use crate::constraints::Constraint;
+use crate::domain::DomainView;
 use crate::error::ModelError;
 use crate::model::{Model, VarId};
 use crate::propagate::{Conflict, Engine};
@@ -376,6 +377,46 @@ impl Solver {
         let at_solution = self.last == Pause::Solution;
         (at_solution && var.index() < self.engine.store.num_vars())
             .then(|| self.engine.store.single_value(var.index()))
+    }
+
+    /// Propagates the root (the model's constraints under the assumptions, as every
+    /// search starts) and leaves the fixed point for [`domain`](Solver::domain) to read,
+    /// until the next search starts.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_var(1..=3)?;
+    /// let y = model.new_var(1..=3)?;
+    /// model.all_different(&[x, y])?;
+    /// model.fix(x, 2)?;
+    /// let mut solver = Solver::new(&model);
+    /// assert!(solver.propagate().is_ok());
+    /// let y_values: Vec<i32> = solver.domain(y).map(|d| d.iter().collect()).unwrap_or_default();
+    /// assert_eq!(y_values, vec![1, 3]);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Conflict`] when the root has no solution.
+    pub fn propagate(&mut self) -> Result<(), Conflict> {
+        self.begin_search();
+        self.phase = Phase::Done;
+        self.last = Pause::Exhausted;
+        if self.propagate_root() {
+            Ok(())
+        } else {
+            Err(Conflict)
+        }
+    }
+
+    /// The current domain of `var` (after [`propagate`](Solver::propagate), or at the
+    /// solution a search stopped at), read in place; `None` for a variable of another
+    /// model.
+    pub fn domain(&self, var: VarId) -> Option<DomainView<'_>> {
+        let v = var.index();
+        (v < self.engine.store.num_vars())
+            .then(|| DomainView::new(self.engine.store.layout(v).base, self.engine.store.words(v)))
     }
 
     /// Counts solutions, stopping once `limit` have been found (`None`: count them all).

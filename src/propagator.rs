@@ -1,0 +1,258 @@
+//! Propagators of your own: the contract between a constraint and the engine, as the
+//! public API offers it.
+//!
+//! A constraint the engine does not have is one type that implements [`Propagator`] and is
+//! posted with [`Model::post`](crate::Model::post). The engine wakes it when one of its
+//! variables changes (or becomes fixed, see [`Watch`]), and it narrows domains through
+//! [`Domains`]; the search, undo on backtracking, limits and the parallel search work for
+//! it as for the built-in constraints.
+//!
+//! # The contract
+//!
+//! A propagator may assume that:
+//! - it runs with the current domains of its variables, none of them empty;
+//! - it is run again whenever one of the variables in [`Propagator::vars`] changes (or is
+//!   fixed, under [`Watch::Fixed`]) through another constraint or a search decision, and
+//!   also after any run of its own that narrowed a domain, until a run narrows nothing.
+//!
+//! It must guarantee that:
+//! - it never removes a value that belongs to a solution of its constraint within the
+//!   current domains (it is *sound*);
+//! - once all its variables are fixed, it returns `Err(Conflict)` when their values break
+//!   the constraint (so the search never accepts a non-solution);
+//! - it reads and narrows only through [`Domains`], and only its own variables.
+//!
+//! How much it prunes besides is its own choice: checking complete assignments only is
+//! correct, merely slow. [`Propagator::consistency`] states what it claims, and a test
+//! harness can check the claim against brute force (see `tests/propagators.rs`).
+//!
+//! ```
+//! use bitcsp::{Conflict, Domains, Model, Propagator, Solver, VarId};
+//!
+//! /// `x < y`, on bounds.
+//! #[derive(Debug)]
+//! struct Less {
+//!     vars: [VarId; 2],
+//! }
+//!
+//! impl Propagator for Less {
+//!     fn name(&self) -> &str {
+//!         "less"
+//!     }
+//!     fn vars(&self) -> &[VarId] {
+//!         &self.vars
+//!     }
+//!     fn propagate(&self, domains: &mut Domains<'_>) -> Result<(), Conflict> {
+//!         let [x, y] = self.vars;
+//!         domains.set_max(x, domains.max(y) - 1)?;
+//!         domains.set_min(y, domains.min(x) + 1)
+//!     }
+//! }
+//!
+//! let mut model = Model::new();
+//! let x = model.new_var(1..=3)?;
+//! let y = model.new_var(1..=3)?;
+//! model.post(Less { vars: [x, y] })?;
+//! assert_eq!(Solver::new(&model).count(None).count, 3);
+//! # Ok::<(), bitcsp::ModelError>(())
+//! ```
+
+use std::fmt;
+
+pub use crate::propagate::Conflict;
+use crate::propagate::Engine;
+use crate::var::VarId;
+
+/// Which changes of its variables wake a propagator.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Watch {
+    /// Any value removed from any of its variables.
+    #[default]
+    AnyChange,
+    /// Only a variable becoming fixed (cheaper, for constraints that can only act then,
+    /// such as a not-equal).
+    Fixed,
+}
+
+/// When a propagator runs relative to the others.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Cost {
+    /// As soon as it is woken.
+    #[default]
+    Cheap,
+    /// After every cheap propagator has settled: for propagators whose run costs far more
+    /// than the cheap rules' (a matching, a flow), which then run once on a settled state
+    /// rather than after every small change.
+    Costly,
+}
+
+/// How strong a propagator claims to be, for tests that check the claim.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Strength {
+    /// Only soundness is claimed: no value of a solution is removed, and a broken
+    /// complete assignment fails.
+    #[default]
+    Sound,
+    /// Bounds consistency (bounds(Z)): after a run, each variable's smallest and largest
+    /// values have integer supports within the other variables' bounds.
+    Bounds,
+    /// Domain consistency: after a run, every value left has a support among the other
+    /// variables' values.
+    Domain,
+}
+
+/// A constraint's propagator (see the [module documentation](self) for the contract).
+pub trait Propagator: fmt::Debug + Send + Sync {
+    /// A short name for messages and statistics (`"lex_less"`, `"at_most_k_distinct"`).
+    fn name(&self) -> &str;
+
+    /// The variables it constrains (each once); the engine wakes it when they change.
+    fn vars(&self) -> &[VarId];
+
+    /// Which changes wake it.
+    fn watch(&self) -> Watch {
+        Watch::AnyChange
+    }
+
+    /// When it runs relative to the others.
+    fn cost(&self) -> Cost {
+        Cost::Cheap
+    }
+
+    /// What it claims to achieve after a run.
+    fn consistency(&self) -> Strength {
+        Strength::Sound
+    }
+
+    /// Narrows the domains of its variables; `Err(Conflict)` when the constraint can no
+    /// longer be satisfied.
+    ///
+    /// # Errors
+    /// [`Conflict`] when the current domains hold no solution of the constraint.
+    fn propagate(&self, domains: &mut Domains<'_>) -> Result<(), Conflict>;
+}
+
+/// The current domains, as a propagator reads and narrows them.
+///
+/// Reading a variable that is not in the model panics, as indexing a slice out of range
+/// does: it is a bug in the propagator, not a property of the input.
+pub struct Domains<'a> {
+    engine: &'a mut Engine,
+    narrowed: bool,
+}
+
+impl<'a> Domains<'a> {
+    pub(crate) fn new(engine: &'a mut Engine) -> Self {
+        Domains {
+            engine,
+            narrowed: false,
+        }
+    }
+
+    /// Whether a write since the last call narrowed a domain (and clears the mark).
+    pub(crate) fn take_narrowed(&mut self) -> bool {
+        std::mem::take(&mut self.narrowed)
+    }
+
+    fn index(&self, var: VarId) -> usize {
+        let v = var.index();
+        assert!(
+            v < self.engine.store.num_vars(),
+            "{var} is not a variable of this model"
+        );
+        v
+    }
+
+    /// The smallest value of `var`.
+    pub fn min(&self, var: VarId) -> i32 {
+        self.engine.store.min(self.index(var)).unwrap_or(i32::MAX)
+    }
+
+    /// The largest value of `var`.
+    pub fn max(&self, var: VarId) -> i32 {
+        self.engine.store.max(self.index(var)).unwrap_or(i32::MIN)
+    }
+
+    /// How many values `var` has left.
+    pub fn size(&self, var: VarId) -> u32 {
+        self.engine.store.size(self.index(var))
+    }
+
+    /// Whether `var` can still take `value`.
+    pub fn contains(&self, var: VarId, value: i32) -> bool {
+        let v = self.index(var);
+        self.engine
+            .store
+            .bit_of(v, i64::from(value))
+            .is_some_and(|(k, bit)| self.engine.store.words(v)[k] & bit != 0)
+    }
+
+    /// The value of `var` if it is fixed.
+    pub fn value(&self, var: VarId) -> Option<i32> {
+        (self.size(var) == 1).then(|| self.min(var))
+    }
+
+    /// The values `var` can still take, ascending.
+    pub fn values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
+        let v = self.index(var);
+        let base = self.engine.store.layout(v).base;
+        let words = self.engine.store.words(v);
+        words.iter().enumerate().flat_map(move |(k, &w)| {
+            crate::bits::set_bits(w).map(move |b| base.saturating_add((k * 64 + b) as i32))
+        })
+    }
+
+    /// Removes `value` from `var` (nothing happens when it is not there).
+    ///
+    /// # Errors
+    /// [`Conflict`] when the domain becomes empty.
+    pub fn remove(&mut self, var: VarId, value: i32) -> Result<(), Conflict> {
+        if self.contains(var, value) {
+            self.narrowed = true;
+            let v = self.index(var);
+            self.engine.remove(v, i64::from(value))?;
+        }
+        Ok(())
+    }
+
+    /// Fixes `var` to `value`.
+    ///
+    /// # Errors
+    /// [`Conflict`] when `var` cannot take `value`.
+    pub fn fix(&mut self, var: VarId, value: i32) -> Result<(), Conflict> {
+        if !self.contains(var, value) {
+            return Err(Conflict);
+        }
+        if self.size(var) > 1 {
+            self.narrowed = true;
+            let v = self.index(var);
+            self.engine.assign(v, i64::from(value))?;
+        }
+        Ok(())
+    }
+
+    /// Removes the values of `var` below `lo`.
+    ///
+    /// # Errors
+    /// [`Conflict`] when none is left.
+    pub fn set_min(&mut self, var: VarId, lo: i32) -> Result<(), Conflict> {
+        self.restrict(var, Some(lo), None)
+    }
+
+    /// Removes the values of `var` above `hi`.
+    ///
+    /// # Errors
+    /// [`Conflict`] when none is left.
+    pub fn set_max(&mut self, var: VarId, hi: i32) -> Result<(), Conflict> {
+        self.restrict(var, None, Some(hi))
+    }
+
+    fn restrict(&mut self, var: VarId, lo: Option<i32>, hi: Option<i32>) -> Result<(), Conflict> {
+        let v = self.index(var);
+        let changed = self
+            .engine
+            .restrict_range(v, lo.map(i128::from), hi.map(i128::from))?;
+        self.narrowed |= changed;
+        Ok(())
+    }
+}

@@ -1,0 +1,411 @@
+//! One harness for every propagator, built in or written by a user through the public
+//! `Propagator` trait: on small random domains, the solutions the solver finds are exactly
+//! those of brute force (nothing lost, nothing that breaks the constraint), the root's
+//! propagation removes no value of a solution, and a propagator that claims bounds or
+//! domain consistency leaves only values with supports.
+
+use bitcsp::{Consistency, Model, ModelError, Relation, Solver, Strength, VarId};
+
+#[path = "../examples/custom_propagator.rs"]
+#[allow(dead_code)]
+mod example;
+
+mod common;
+use common::Random;
+
+/// The predicate a posted constraint stands for.
+type Holds = Box<dyn Fn(&[i32]) -> bool>;
+
+/// Posts a constraint on the variables (its parameters drawn at random) and returns its
+/// predicate.
+type Post = Box<dyn Fn(&mut Model, &[VarId], &mut Random) -> Result<Holds, ModelError>>;
+
+/// A constraint under test: how to post it on `n` variables and the strength it claims.
+/// Linear constraints claim bounds consistency on the real relaxation (`bounds(R)`, as
+/// Gecode and the literature define it for linear sums), which the harness checks through
+/// `relaxed`, a test of whether a bound can be completed with reals in the other
+/// variables' intervals.
+struct Case {
+    name: &'static str,
+    arity: std::ops::RangeInclusive<usize>,
+    post: Post,
+    strength: Strength,
+}
+
+/// Every assignment of `domains` that `holds`.
+fn brute_force(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> Vec<Vec<i32>> {
+    let mut out = Vec::new();
+    let mut tuple = vec![0; domains.len()];
+    fn extend(
+        i: usize,
+        domains: &[Vec<i32>],
+        tuple: &mut Vec<i32>,
+        holds: &dyn Fn(&[i32]) -> bool,
+        out: &mut Vec<Vec<i32>>,
+    ) {
+        if i == domains.len() {
+            if holds(tuple) {
+                out.push(tuple.clone());
+            }
+            return;
+        }
+        for &v in &domains[i] {
+            tuple[i] = v;
+            extend(i + 1, domains, tuple, holds, out);
+        }
+    }
+    extend(0, domains, &mut tuple, holds, &mut out);
+    out
+}
+
+fn check(case: &Case, cases: usize, seed: u64) {
+    let mut random = Random::seeded(seed);
+    for round in 0..cases {
+        let n = *case.arity.start()
+            + random.below((case.arity.end() - case.arity.start() + 1) as u64) as usize;
+        let domains: Vec<Vec<i32>> = (0..n)
+            .map(|_| {
+                let mut d: Vec<i32> = (-2..=3).filter(|_| random.below(100) < 60).collect();
+                if d.is_empty() {
+                    d.push(random.below(6) as i32 - 2);
+                }
+                d
+            })
+            .collect();
+        let mut model = Model::new();
+        let vars: Vec<VarId> = domains
+            .iter()
+            .map(|d| model.new_var_from_values(d))
+            .collect::<Result<_, _>>()
+            .expect("variables");
+        let holds = (case.post)(&mut model, &vars, &mut random).expect("posted");
+        let label = format!("{} round {round}: domains {domains:?}", case.name);
+        let mut expected = brute_force(&domains, &*holds);
+        expected.sort();
+        let mut found: Vec<Vec<i32>> = Solver::new(&model)
+            .solutions()
+            .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+            .collect();
+        found.sort();
+        assert_eq!(
+            found, expected,
+            "{label}: solutions differ from brute force"
+        );
+        let mut solver = Solver::new(&model);
+        if solver.propagate().is_err() {
+            assert!(
+                expected.is_empty(),
+                "{label}: the root failed with solutions left"
+            );
+            continue;
+        }
+        let left: Vec<Vec<i32>> = vars
+            .iter()
+            .map(|&v| {
+                solver
+                    .domain(v)
+                    .map(|d| d.iter().collect())
+                    .unwrap_or_default()
+            })
+            .collect();
+        for t in &expected {
+            for (i, value) in t.iter().enumerate() {
+                assert!(
+                    left[i].contains(value),
+                    "{label}: {value} of a solution removed from x{i}"
+                );
+            }
+        }
+        match case.strength {
+            Strength::Domain => {
+                for (i, values) in left.iter().enumerate() {
+                    for value in values {
+                        assert!(
+                            expected.iter().any(|t| t[i] == *value),
+                            "{label}: {value} left in x{i} has no support (domains {left:?})"
+                        );
+                    }
+                }
+            }
+            Strength::Bounds => {
+                let within = |t: &Vec<i32>, skip: usize| {
+                    t.iter().enumerate().all(|(j, v)| {
+                        j == skip || (left[j].first() <= Some(v) && left[j].last() >= Some(v))
+                    })
+                };
+                // Supports over the other variables' intervals, holes included.
+                let boxes: Vec<Vec<i32>> = left
+                    .iter()
+                    .map(|d| match (d.first(), d.last()) {
+                        (Some(&lo), Some(&hi)) => (lo..=hi).collect(),
+                        _ => Vec::new(),
+                    })
+                    .collect();
+                let relaxed = brute_force(&boxes, &*holds);
+                for (i, values) in left.iter().enumerate() {
+                    for bound in [values.first(), values.last()].into_iter().flatten() {
+                        assert!(
+                            relaxed.iter().any(|t| t[i] == *bound && within(t, i)),
+                            "{label}: bound {bound} of x{i} has no support (domains {left:?})"
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `x < y` on bounds, which is bounds(Z) consistent.
+#[derive(Debug)]
+struct Less([VarId; 2]);
+
+impl bitcsp::Propagator for Less {
+    fn name(&self) -> &str {
+        "less"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.0
+    }
+    fn consistency(&self) -> Strength {
+        Strength::Bounds
+    }
+    fn propagate(&self, d: &mut bitcsp::Domains<'_>) -> Result<(), bitcsp::Conflict> {
+        let [x, y] = self.0;
+        d.set_max(x, d.max(y) - 1)?;
+        d.set_min(y, d.min(x) + 1)
+    }
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "not_equal",
+            arity: 2..=2,
+            post: Box::new(|m, v, r| {
+                let offset = r.below(5) as i32 - 2;
+                m.not_equal_offset(v[0], v[1], offset)?;
+                Ok(Box::new(move |t: &[i32]| t[0] != t[1] + offset))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "all_different (domain)",
+            arity: 2..=5,
+            post: Box::new(|m, v, _| {
+                m.all_different_with(v, &vec![0; v.len()], Consistency::Domain)?;
+                Ok(Box::new(|t: &[i32]| {
+                    t.iter()
+                        .enumerate()
+                        .all(|(i, a)| t[i + 1..].iter().all(|b| a != b))
+                }))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "all_different with offsets (fast)",
+            arity: 2..=5,
+            post: Box::new(|m, v, r| {
+                let offsets: Vec<i32> = v.iter().map(|_| r.below(5) as i32 - 2).collect();
+                m.all_different_offset(v, &offsets)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    let s: Vec<i32> = t.iter().zip(&offsets).map(|(a, o)| a + o).collect();
+                    s.iter()
+                        .enumerate()
+                        .all(|(i, a)| s[i + 1..].iter().all(|b| a != b))
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
+            name: "weighted_sum",
+            arity: 1..=4,
+            post: Box::new(|m, v, r| {
+                let coeffs: Vec<i32> = v.iter().map(|_| r.below(7) as i32 - 3).collect();
+                let relation =
+                    [Relation::Equal, Relation::AtMost, Relation::AtLeast][r.below(3) as usize];
+                let rhs = r.below(9) as i64 - 4;
+                m.weighted_sum(v, &coeffs, relation, rhs)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    let sum: i64 = t.iter().zip(&coeffs).map(|(&a, &c)| i64::from(a * c)).sum();
+                    match relation {
+                        Relation::Equal => sum == rhs,
+                        Relation::AtMost => sum <= rhs,
+                        Relation::AtLeast => sum >= rhs,
+                    }
+                }))
+            }),
+            // Bounds(R) only: checked by `linear_bounds_are_supported_over_the_reals`.
+            strength: Strength::Sound,
+        },
+        Case {
+            name: "less (user, bounds)",
+            arity: 2..=2,
+            post: Box::new(|m, v, _| {
+                m.post(Less([v[0], v[1]]))?;
+                Ok(Box::new(|t: &[i32]| t[0] < t[1]))
+            }),
+            strength: Strength::Bounds,
+        },
+        Case {
+            name: "lex_less (user)",
+            arity: 2..=6,
+            post: Box::new(|m, v, _| {
+                let half = v.len() / 2;
+                m.post(example::LexLess::new(&v[..half], &v[half..2 * half]))?;
+                Ok(Box::new(move |t: &[i32]| t[..half] < t[half..2 * half]))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
+            name: "at_most_distinct (user)",
+            arity: 1..=5,
+            post: Box::new(|m, v, r| {
+                let k = r.below(3) as usize + 1;
+                m.post(example::AtMostDistinct::new(v, k))?;
+                Ok(Box::new(move |t: &[i32]| {
+                    let mut d = t.to_vec();
+                    d.sort_unstable();
+                    d.dedup();
+                    d.len() <= k
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+    ]
+}
+
+#[test]
+fn every_propagator_agrees_with_brute_force_and_keeps_its_claim() {
+    for (i, case) in cases().iter().enumerate() {
+        check(case, 300, 0xC0FFEE + i as u64);
+    }
+}
+
+/// Weighted sums keep bounds(R) consistency: after the root's propagation, each bound of
+/// each variable can be completed with real values within the other variables' intervals
+/// (`c_i b + Σ_j c_j [lo_j, hi_j]` meets the right-hand side).
+#[test]
+fn linear_bounds_are_supported_over_the_reals() {
+    let mut random = Random::seeded(0x11AE);
+    for round in 0..2_000 {
+        let n = 1 + random.below(4) as usize;
+        let mut model = Model::new();
+        let vars: Vec<VarId> = (0..n)
+            .map(|_| {
+                let lo = random.below(9) as i32 - 4;
+                model
+                    .new_var(lo..=lo + random.below(6) as i32)
+                    .expect("variable")
+            })
+            .collect();
+        let coeffs: Vec<i32> = vars.iter().map(|_| random.below(9) as i32 - 4).collect();
+        let relation =
+            [Relation::Equal, Relation::AtMost, Relation::AtLeast][random.below(3) as usize];
+        let rhs = random.below(21) as i64 - 10;
+        model
+            .weighted_sum(&vars, &coeffs, relation, rhs)
+            .expect("posted");
+        let mut solver = Solver::new(&model);
+        if solver.propagate().is_err() {
+            continue;
+        }
+        let bounds: Vec<(i64, i64)> = vars
+            .iter()
+            .map(|&v| {
+                let d = solver.domain(v).expect("variable");
+                (
+                    i64::from(d.min().expect("not empty")),
+                    i64::from(d.max().expect("not empty")),
+                )
+            })
+            .collect();
+        for (i, &(lo_i, hi_i)) in bounds.iter().enumerate() {
+            for b in [lo_i, hi_i] {
+                let (mut low, mut high) = (i64::from(coeffs[i]) * b, i64::from(coeffs[i]) * b);
+                for (j, &(lo, hi)) in bounds.iter().enumerate().filter(|&(j, _)| j != i) {
+                    let (a, z) = (i64::from(coeffs[j]) * lo, i64::from(coeffs[j]) * hi);
+                    low += a.min(z);
+                    high += a.max(z);
+                }
+                let supported = match relation {
+                    Relation::Equal => low <= rhs && rhs <= high,
+                    Relation::AtMost => low <= rhs,
+                    Relation::AtLeast => high >= rhs,
+                };
+                assert!(
+                    supported,
+                    "round {round}: {coeffs:?} {relation:?} {rhs}: bound {b} of x{i} unsupported in {bounds:?}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn the_harness_catches_a_propagator_that_removes_a_solution() {
+    /// Claims `x ≤ y` but prunes as if `x < y`: it loses the solutions with x = y.
+    #[derive(Debug)]
+    struct Wrong([VarId; 2]);
+    impl bitcsp::Propagator for Wrong {
+        fn name(&self) -> &str {
+            "wrong"
+        }
+        fn vars(&self) -> &[VarId] {
+            &self.0
+        }
+        fn propagate(&self, d: &mut bitcsp::Domains<'_>) -> Result<(), bitcsp::Conflict> {
+            let [x, y] = self.0;
+            d.set_max(x, d.max(y) - 1)?;
+            d.set_min(y, d.min(x) + 1)
+        }
+    }
+    let case = Case {
+        name: "wrong",
+        arity: 2..=2,
+        post: Box::new(|m, v, _| {
+            m.post(Wrong([v[0], v[1]]))?;
+            Ok(Box::new(|t: &[i32]| t[0] <= t[1]))
+        }),
+        strength: Strength::Sound,
+    };
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&case, 50, 1)));
+    assert!(caught.is_err(), "the harness must reject it");
+}
+
+#[test]
+fn user_propagators_work_in_the_parallel_search() {
+    let mut model = Model::new();
+    let rows: Vec<Vec<VarId>> = (0..3)
+        .map(|_| model.new_vars(3, 1..=3).expect("row"))
+        .collect();
+    for pair in rows.windows(2) {
+        model
+            .post(example::LexLess::new(&pair[0], &pair[1]))
+            .expect("posted");
+    }
+    for row in &rows {
+        model
+            .post(example::AtMostDistinct::new(row, 2))
+            .expect("posted");
+    }
+    // 21 rows use at most two of three values; increasing chains of three: C(21, 3).
+    assert_eq!(Solver::new(&model).count(None).count, 1330);
+    assert_eq!(Solver::new(&model).count_parallel(None, 2).count, 1330);
+}
+
+#[test]
+fn a_propagator_over_a_foreign_variable_is_refused() {
+    let mut other = Model::new();
+    let foreign = other.new_vars(5, 0..=1).expect("variables")[4];
+    let mut model = Model::new();
+    let x = model.new_var(0..=1).expect("variable");
+    assert!(matches!(
+        model.post(example::AtMostDistinct::new(&[x, foreign], 1)),
+        Err(ModelError::UnknownVariable { .. })
+    ));
+    assert!(matches!(
+        model.post(example::AtMostDistinct::new(&[x, x], 1)),
+        Err(ModelError::DuplicateVariable { .. })
+    ));
+}
