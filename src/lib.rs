@@ -1,8 +1,25 @@
 //! # bitcsp
 //!
-//! A small constraint-satisfaction engine: integer variables with bitset domains,
-//! all-different (with offsets), not-equal and (weighted) sum constraints, propagation to a
-//! fixed point, and depth-first search with MRV branching and trail-based undo.
+//! A small constraint-satisfaction engine: integer variables with bitset domains;
+//! all-different (with offsets), not-equal, weighted sums and constraints of your own;
+//! propagation to a fixed point; depth-first search with MRV and friends, restarts,
+//! limits, and exact, deterministic parallel search.
+//!
+//! ## Where to start
+//!
+//! - **Modelling**: build a [`Model`] (variables with [`Model::new_var`], constraints such
+//!   as [`Model::all_different`], [`Model::weighted_sum`], [`Model::not_equal_offset`]),
+//!   then ask a [`Solver`] to [`solve`](Solver::solve), [`count`](Solver::count) or
+//!   iterate [`solutions`](Solver::solutions). Limits, strategies and threads are set on
+//!   the solver.
+//! - **A constraint the engine lacks**: implement [`Propagator`] and post it with
+//!   [`Model::post`]; the [`propagator`] module states the contract.
+//! - **Example models**, each a thin module that only builds constraints: [`sudoku`]
+//!   (solving, counting, checking, boards of any box shape), [`queens`], [`coloring`]
+//!   (DIMACS graphs, chromatic numbers). The `examples/` folder has runnable programs
+//!   (`cargo run --example sudoku`, `queens`, `coloring`, `sums`, `custom_propagator`).
+//! - **Without writing Rust**: the `bitcsp` command line (`bitcsp sudoku solve FILE`,
+//!   `bitcsp queens 12 --count`, `bitcsp color FILE.col`); see the README.
 //!
 //! ```
 //! use bitcsp::{Model, Solver, SolveResult};
@@ -22,9 +39,9 @@
 //! # Ok::<(), bitcsp::ModelError>(())
 //! ```
 //!
-//! The layers, from the bottom: [`Domain`] and the flat store of bitset words with its trail;
-//! the propagators in `constraints/` woken through a queue; the [`Solver`] in `search/`; and on
-//! top, thin models that only build constraints. See `docs/ARCHITECTURE.md`.
+//! Inside, the layers point one way, from bit helpers, domains and the trailed store at
+//! the bottom, through the propagation engine and the propagators, to the model, the
+//! search and the models on top (`docs/ARCHITECTURE.md`).
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 

@@ -10,9 +10,10 @@
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
+use fixedbitset::FixedBitSet;
+
 use super::graph::Graph;
 use super::watch::Watch;
-use crate::bits::set_bits;
 use crate::StopReason;
 
 /// How many seed vertices the greedy clique search tries: all of them on small graphs, the
@@ -25,9 +26,8 @@ const DENSE_LIMIT: usize = 4096;
 /// A graph prepared for growing cliques.
 pub(crate) struct CliqueFinder<'g> {
     graph: &'g Graph,
-    /// `n` rows of `words` words each, or none for large graphs.
-    rows: Vec<u64>,
-    words: usize,
+    /// One adjacency row per vertex, or none for large graphs.
+    rows: Vec<FixedBitSet>,
 }
 
 impl<'g> CliqueFinder<'g> {
@@ -37,17 +37,19 @@ impl<'g> CliqueFinder<'g> {
             return CliqueFinder {
                 graph,
                 rows: Vec::new(),
-                words: 0,
             };
         }
-        let words = n.div_ceil(64);
-        let mut rows = vec![0u64; n * words];
-        for v in 0..n {
-            for &u in graph.neighbours(v) {
-                rows[v * words + u as usize / 64] |= 1 << (u % 64);
-            }
-        }
-        CliqueFinder { graph, rows, words }
+        let rows = (0..n)
+            .map(|v| {
+                let mut row = FixedBitSet::with_capacity(n);
+                graph
+                    .neighbours(v)
+                    .iter()
+                    .for_each(|&u| row.insert(u as usize));
+                row
+            })
+            .collect();
+        CliqueFinder { graph, rows }
     }
 
     /// A maximal clique holding every vertex of `start` (which must be a clique), grown
@@ -69,47 +71,34 @@ impl<'g> CliqueFinder<'g> {
         if self.rows.is_empty() {
             grow_by_lists(self.graph, &mut clique, candidates, beat);
         } else {
-            let mut set = vec![0u64; self.words];
-            for &c in &candidates {
-                set[c as usize / 64] |= 1 << (c % 64);
-            }
+            let mut set = FixedBitSet::with_capacity(self.rows.len());
+            candidates.iter().for_each(|&c| set.insert(c as usize));
             self.grow_by_rows(&mut clique, &mut set, candidates.len(), beat);
         }
         clique.sort_unstable();
         clique
     }
 
-    fn row(&self, v: usize) -> &[u64] {
-        &self.rows[v * self.words..(v + 1) * self.words]
-    }
-
-    fn grow_by_rows(&self, clique: &mut Vec<usize>, set: &mut [u64], mut left: usize, beat: usize) {
+    fn grow_by_rows(
+        &self,
+        clique: &mut Vec<usize>,
+        set: &mut FixedBitSet,
+        mut left: usize,
+        beat: usize,
+    ) {
         while left > 0 && clique.len() + left > beat {
-            let candidates = set
-                .iter()
-                .enumerate()
-                .flat_map(|(k, &word)| set_bits(word).map(move |b| k * 64 + b));
             // The lowest index wins ties.
-            let Some(pick) = candidates.max_by_key(|&c| (and_count(self.row(c), set), Reverse(c)))
+            let Some(pick) = set
+                .ones()
+                .max_by_key(|&c| (self.rows[c].intersection_count(set), Reverse(c)))
             else {
                 return;
             };
             clique.push(pick);
-            let row = self.row(pick);
-            left = 0;
-            for (s, &r) in set.iter_mut().zip(row) {
-                *s &= r;
-                left += s.count_ones() as usize;
-            }
+            set.intersect_with(&self.rows[pick]);
+            left = set.count_ones(..);
         }
     }
-}
-
-fn and_count(a: &[u64], b: &[u64]) -> usize {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x & y).count_ones() as usize)
-        .sum()
 }
 
 /// The growth of [`CliqueFinder::grow`] on sorted adjacency lists (large graphs).
@@ -320,7 +309,6 @@ mod tests {
             let lists = CliqueFinder {
                 graph: &g,
                 rows: Vec::new(),
-                words: 0,
             };
             assert!(!rows.rows.is_empty());
             for v in 0..n {
