@@ -68,9 +68,10 @@ pub mod sudoku;
 
 pub use domain::{Domain, DomainView};
 pub use error::ModelError;
-pub use model::{Consistency, Model, Relation, VarId, MAX_VARIABLES};
+pub use model::{Consistency, Model, Objective, Relation, Sense, VarId, MAX_VARIABLES};
 pub use propagator::{Conflict, Cost, Domains, Propagator, Strength, Watch};
 pub use search::{
-    Count, CountStatus, LastConflict, Restarts, SearchStatus, Solution, Solutions, SolveResult,
-    Solver, Statistics, StopReason, ValueOrder, ValueSymmetry, VariableOrder,
+    Count, CountStatus, Improvement, LastConflict, Optimum, Restarts, SearchStatus, Solution,
+    Solutions, SolveResult, Solver, Statistics, StopReason, ValueOrder, ValueSymmetry,
+    VariableOrder,
 };

@@ -8,7 +8,7 @@ use crate::compiled::Compiled;
 use crate::domain::{Domain, MAX_DOMAIN_SPAN};
 use crate::error::ModelError;
 use crate::posted::Posted;
-pub use crate::posted::{Consistency, Relation};
+pub use crate::posted::{Consistency, Objective, Relation, Sense};
 use crate::propagator::Propagator;
 pub use crate::var::VarId;
 
@@ -41,6 +41,7 @@ pub struct Model {
     domains: Vec<Domain>,
     posted: Arc<Vec<Posted>>,
     compiled: Arc<OnceLock<Compiled>>,
+    objective: Option<Objective>,
 }
 
 impl Clone for Model {
@@ -53,6 +54,7 @@ impl Clone for Model {
             domains: self.domains.clone(),
             posted: Arc::clone(&self.posted),
             compiled: Arc::clone(&self.compiled),
+            objective: self.objective,
         }
     }
 }
@@ -244,6 +246,103 @@ impl Model {
         check_distinct(propagator.vars())?;
         self.post_validated(Posted::Custom(Arc::new(propagator)));
         Ok(())
+    }
+
+    /// Makes the model an optimisation problem: the smaller `var`'s value, the better (see
+    /// [`Solver::optimize`](crate::Solver::optimize)). Replaces any objective set before.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`].
+    pub fn minimize(&mut self, var: VarId) -> Result<(), ModelError> {
+        self.set_objective(var, Sense::Minimize)
+    }
+
+    /// As [`minimize`](Model::minimize), the larger the better.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`].
+    pub fn maximize(&mut self, var: VarId) -> Result<(), ModelError> {
+        self.set_objective(var, Sense::Maximize)
+    }
+
+    /// Minimises `coeffs[0] * vars[0] + coeffs[1] * vars[1] + ...`, through a new variable
+    /// that equals the sum (returned, to read the objective from a solution).
+    ///
+    /// ```
+    /// use bitcsp::{Model, Optimum, Solver};
+    /// let mut model = Model::new();
+    /// let [x, y] = [0; 2].map(|_| model.new_var(0..=5).expect("range"));
+    /// model.not_equal(x, y)?;
+    /// let cost = model.minimize_sum(&[x, y], &[3, 2])?;
+    /// let Optimum::Optimal { solution, objective } = Solver::new(&model).optimize() else {
+    ///     panic!("a finite model with solutions has an optimum")
+    /// };
+    /// assert_eq!((objective, solution.value(cost)), (2, 2)); // x = 0, y = 1
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`weighted_sum`](Model::weighted_sum), and [`ModelError::DomainTooLarge`] when the
+    /// sum can take more values than a domain may hold.
+    pub fn minimize_sum(&mut self, vars: &[VarId], coeffs: &[i32]) -> Result<VarId, ModelError> {
+        let total = self.sum_var(vars, coeffs)?;
+        self.minimize(total)?;
+        Ok(total)
+    }
+
+    /// As [`minimize_sum`](Model::minimize_sum), the larger the better.
+    ///
+    /// # Errors
+    /// As [`minimize_sum`](Model::minimize_sum).
+    pub fn maximize_sum(&mut self, vars: &[VarId], coeffs: &[i32]) -> Result<VarId, ModelError> {
+        let total = self.sum_var(vars, coeffs)?;
+        self.maximize(total)?;
+        Ok(total)
+    }
+
+    /// The objective, if the model has one.
+    pub fn objective(&self) -> Option<Objective> {
+        self.objective
+    }
+
+    fn set_objective(&mut self, var: VarId, sense: Sense) -> Result<(), ModelError> {
+        self.check_var(var)?;
+        self.objective = Some(Objective { var, sense });
+        Ok(())
+    }
+
+    /// A new variable equal to the weighted sum, over the range the sum can reach.
+    fn sum_var(&mut self, vars: &[VarId], coeffs: &[i32]) -> Result<VarId, ModelError> {
+        if vars.len() != coeffs.len() {
+            return Err(ModelError::CoefficientsLengthMismatch {
+                vars: vars.len(),
+                coeffs: coeffs.len(),
+            });
+        }
+        self.check_vars(vars)?;
+        let (mut lo, mut hi) = (0i64, 0i64);
+        for (&v, &c) in vars.iter().zip(coeffs) {
+            let d = &self.domains[v.index()];
+            let (a, b) = (
+                i64::from(c) * i64::from(d.min().unwrap_or(0)),
+                i64::from(c) * i64::from(d.max().unwrap_or(0)),
+            );
+            lo += a.min(b);
+            hi += a.max(b);
+        }
+        let too_large = |_| ModelError::DomainTooLarge {
+            span: u64::try_from(hi - lo + 1).unwrap_or(u64::MAX),
+            max: MAX_DOMAIN_SPAN,
+        };
+        let lo = i32::try_from(lo).map_err(too_large)?;
+        let hi = i32::try_from(hi).map_err(too_large)?;
+        let total = self.new_var(lo..=hi)?;
+        let mut all: Vec<VarId> = vars.to_vec();
+        all.push(total);
+        let mut weights = coeffs.to_vec();
+        weights.push(-1);
+        self.weighted_sum(&all, &weights, Relation::Equal, 0)?;
+        Ok(total)
     }
 
     /// Fixes `var` to `value` (a given of a puzzle). Fixing to a value outside the domain

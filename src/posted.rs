@@ -30,6 +30,24 @@ pub enum Relation {
     AtLeast,
 }
 
+/// Whether an objective is to be made small or large.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Sense {
+    /// The smaller the better.
+    Minimize,
+    /// The larger the better.
+    Maximize,
+}
+
+/// The variable whose value a model optimises, and in which direction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Objective {
+    /// The variable (for a linear expression, the variable that equals it).
+    pub var: VarId,
+    /// The direction.
+    pub sense: Sense,
+}
+
 /// A constraint as the user posted it; the solver compiles these into propagators.
 #[derive(Clone, Debug)]
 pub(crate) enum Posted {

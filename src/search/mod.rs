@@ -12,7 +12,9 @@ mod solver;
 mod stats;
 mod strategy;
 
-pub use outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, StopReason};
+pub use outcome::{
+    Count, CountStatus, Improvement, Optimum, SearchStatus, Solution, SolveResult, StopReason,
+};
 pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;

@@ -38,6 +38,64 @@ pub enum SearchStatus {
     Stopped(StopReason),
 }
 
+/// The result of [`Solver::optimize`](crate::Solver::optimize).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Optimum {
+    /// The best solution, proved optimal: no solution has a better objective.
+    Optimal {
+        /// The solution (the last improvement the search found).
+        solution: Solution,
+        /// Its objective value.
+        objective: i64,
+    },
+    /// A limit or cancellation stopped the search after it found solutions: the best of
+    /// them, and a proved bound (no solution is better than `bound`).
+    Feasible {
+        /// The best solution found.
+        solution: Solution,
+        /// Its objective value.
+        objective: i64,
+        /// No solution has an objective better than this.
+        bound: i64,
+        /// What stopped the search.
+        reason: StopReason,
+    },
+    /// The model has no solution.
+    Infeasible,
+    /// A limit or cancellation stopped the search before any solution.
+    Unknown(StopReason),
+}
+
+impl Optimum {
+    /// The best solution found and its objective, if any.
+    pub fn best(&self) -> Option<(&Solution, i64)> {
+        match self {
+            Optimum::Optimal {
+                solution,
+                objective,
+            }
+            | Optimum::Feasible {
+                solution,
+                objective,
+                ..
+            } => Some((solution, *objective)),
+            Optimum::Infeasible | Optimum::Unknown(_) => None,
+        }
+    }
+}
+
+/// A solution better than every one before it, as
+/// [`Solver::optimize_with`](crate::Solver::optimize_with) reports it.
+#[derive(Clone, Copy, Debug)]
+pub struct Improvement<'a> {
+    /// The solution.
+    pub solution: &'a Solution,
+    /// Its objective value.
+    pub objective: i64,
+    /// Time since the search started.
+    pub elapsed: std::time::Duration,
+}
+
 /// One assignment of every variable of a model.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Solution {

@@ -9,7 +9,9 @@ use std::time::{Duration, Instant};
 use super::branch::{select_value, select_variable, ValueRule};
 use super::limits::{Budget, Cutoff, SearchLimits};
 use super::nogoods::{Check, Nogoods};
-use super::outcome::{Count, CountStatus, SearchStatus, Solution, SolveResult, StopReason};
+use super::outcome::{
+    Count, CountStatus, Improvement, Optimum, SearchStatus, Solution, SolveResult, StopReason,
+};
 use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
 use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
@@ -18,7 +20,7 @@ use crate::compiled::{Neighbours, VarInfo};
 use crate::constraints::Constraint;
 use crate::domain::DomainView;
 use crate::error::ModelError;
-use crate::model::{Model, VarId};
+use crate::model::{Model, Objective, Sense, VarId};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
 
@@ -83,6 +85,21 @@ struct Learning {
     conflict_weights: Vec<u32>,
     /// Under [`LastConflict::BranchFirst`], the variable whose decision failed last.
     culprit: Option<u32>,
+    /// While optimising, the values the objective must keep to beat the best solution so
+    /// far (branch and bound), enforced after every propagation.
+    bound: Option<Bound>,
+    /// Whether anything must be settled after a propagation (nogoods, or a bound): one
+    /// test per node for searches that have neither.
+    settling: bool,
+}
+
+/// The objective's bound while optimising: its variable may only take values in
+/// `lo..=hi` (one side open).
+#[derive(Clone, Copy, Debug)]
+struct Bound {
+    var: usize,
+    lo: Option<i64>,
+    hi: Option<i64>,
 }
 
 /// How much of the search tree has been explored, for progress reports.
@@ -125,6 +142,8 @@ pub struct Solver {
     scratch: Vec<u64>,
     info: Arc<VarInfo>,
     strategy: Strategy,
+    /// The model's objective, if it has one.
+    objective: Option<Objective>,
     learning: Learning,
     limits: SearchLimits,
     budget: Budget,
@@ -165,6 +184,7 @@ impl Solver {
             scratch: vec![0; compiled.scratch_words],
             info,
             strategy: Strategy::default(),
+            objective: model.objective(),
             learning: Learning {
                 plan: RestartPlan::none(),
                 refuted: Vec::new(),
@@ -172,6 +192,8 @@ impl Solver {
                 forbidden: Vec::new(),
                 conflict_weights: Vec::new(),
                 culprit: None,
+                bound: None,
+                settling: false,
             },
             limits,
             // Grown as the search deepens (a few times per solver at most), so that a
@@ -379,6 +401,108 @@ impl Solver {
             .then(|| self.engine.store.single_value(var.index()))
     }
 
+    /// Finds an optimal solution of a model with an objective ([`Model::minimize`] and
+    /// friends) by branch and bound in one search: each solution found tightens the
+    /// objective's bound in place (the next must be strictly better), until the search
+    /// proves that none is. The answer is the last improvement the search found: the same
+    /// for the same model, strategy and assumptions (the bound steers the search, so it
+    /// need not be the optimal solution that plain enumeration meets first). Limits,
+    /// assumptions and restarts apply as to
+    /// [`solve`](Solver::solve); a model without an objective gets its first solution,
+    /// with objective 0.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Optimum, Relation, Solver};
+    /// // Two items of weights 3 and 4, values 4 and 5, capacity 6: take the second.
+    /// let mut model = Model::new();
+    /// let take = model.new_vars(2, 0..=1)?;
+    /// model.weighted_sum(&take, &[3, 4], Relation::AtMost, 6)?;
+    /// let value = model.maximize_sum(&take, &[4, 5])?;
+    /// match Solver::new(&model).optimize() {
+    ///     Optimum::Optimal { solution, objective } => {
+    ///         assert_eq!(objective, 5);
+    ///         assert_eq!((solution.value(take[0]), solution.value(take[1])), (0, 1));
+    ///         assert_eq!(solution.value(value), 5);
+    ///     }
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn optimize(&mut self) -> Optimum {
+        self.optimize_with(|_| {})
+    }
+
+    /// [`optimize`](Solver::optimize), calling `on_improvement` with each solution that
+    /// is better than every one before it, as it is found.
+    pub fn optimize_with(&mut self, mut on_improvement: impl FnMut(&Improvement<'_>)) -> Optimum {
+        let Some(objective) = self.objective else {
+            return match self.solve() {
+                SolveResult::Solution(solution) => Optimum::Optimal {
+                    solution,
+                    objective: 0,
+                },
+                SolveResult::Unsatisfiable => Optimum::Infeasible,
+                SolveResult::Stopped(reason) => Optimum::Unknown(reason),
+            };
+        };
+        let var = objective.var.index();
+        // The root's bound on the objective: what a stopped search can still promise.
+        let root_bound = match self.propagate() {
+            Err(_) => {
+                self.last = Pause::Exhausted;
+                return Optimum::Infeasible;
+            }
+            Ok(()) => match objective.sense {
+                Sense::Minimize => self.engine.store.min(var),
+                Sense::Maximize => self.engine.store.max(var),
+            },
+        };
+        let root_bound = i64::from(root_bound.unwrap_or_default());
+        self.begin_search();
+        self.learning.plan = RestartPlan::start(self.strategy.restarts);
+        let mut best: Option<(Solution, i64)> = None;
+        loop {
+            match self.next_event() {
+                Pause::Solution => {
+                    let value = i64::from(self.engine.store.single_value(var));
+                    let solution = self.current_solution();
+                    on_improvement(&Improvement {
+                        solution: &solution,
+                        objective: value,
+                        elapsed: self.elapsed(),
+                    });
+                    best = Some((solution, value));
+                    let (lo, hi) = match objective.sense {
+                        Sense::Minimize => (None, Some(value - 1)),
+                        Sense::Maximize => (Some(value + 1), None),
+                    };
+                    self.learning.bound = Some(Bound { var, lo, hi });
+                    self.learning.settling = true;
+                }
+                Pause::Exhausted => {
+                    return match best {
+                        Some((solution, objective)) => Optimum::Optimal {
+                            solution,
+                            objective,
+                        },
+                        None => Optimum::Infeasible,
+                    }
+                }
+                Pause::Stopped(reason) => {
+                    return match best {
+                        Some((solution, objective)) => Optimum::Feasible {
+                            solution,
+                            objective,
+                            bound: root_bound,
+                            reason,
+                        },
+                        None => Optimum::Unknown(reason),
+                    }
+                }
+            }
+        }
+    }
+
     /// Propagates the root (the model's constraints under the assumptions, as every
     /// search starts) and leaves the fixed point for [`domain`](Solver::domain) to read,
     /// until the next search starts.
@@ -477,6 +601,8 @@ impl Solver {
         self.learning.plan = RestartPlan::none();
         self.learning.refuted.clear();
         self.learning.nogoods.clear();
+        self.learning.bound = None;
+        self.learning.settling = false;
         let now = Instant::now();
         self.started = Some(now);
         self.budget = Budget::start(&self.limits, now);
@@ -583,7 +709,7 @@ impl Solver {
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
                     .is_ok()
-                && self.settle_nogoods();
+                && self.settle();
             if !ok {
                 self.note_failure();
                 if self.strategy.last_conflict == LastConflict::BranchFirst {
@@ -626,10 +752,11 @@ impl Solver {
         self.learning.plan.restarted(self.stats.failures);
         self.stats.restarts += 1;
         self.stats.nogoods = self.learning.nogoods.len() as u64;
+        self.learning.settling |= self.learning.nogoods.len() > 0;
         // The share explored so far was of a tree the next attempt orders differently.
         self.tracking.explored = 0.0;
         self.tracking.current_weight = 1.0;
-        let settled = consistent && self.remove_forbidden() && self.settle_nogoods();
+        let settled = consistent && self.remove_forbidden() && self.settle();
         if !settled {
             self.learning.forbidden.clear();
             self.stats.failures += 1;
@@ -637,20 +764,40 @@ impl Solver {
         settled
     }
 
-    /// Removes the values the nogoods forbid and propagates, until the nogoods are quiet;
-    /// false on a conflict.
+    /// After a propagation: enforces the objective's bound and removes the values the
+    /// nogoods forbid, propagating until both are quiet; false on a conflict.
     #[inline]
-    fn settle_nogoods(&mut self) -> bool {
+    fn settle(&mut self) -> bool {
+        if !self.learning.settling {
+            return true;
+        }
+        self.settle_slowly()
+    }
+
+    /// [`Solver::settle`] when there is a bound or nogoods (outlined: most searches have
+    /// neither, and their loop stays small).
+    #[inline(never)]
+    fn settle_slowly(&mut self) -> bool {
+        if let Some(bound) = self.learning.bound {
+            let narrowed = self.engine.restrict_range(
+                bound.var,
+                bound.lo.map(i128::from),
+                bound.hi.map(i128::from),
+            );
+            match narrowed {
+                Err(_) => return false,
+                Ok(true) => {
+                    let propagated = self.engine.propagate(&self.constraints, &mut self.scratch);
+                    if propagated.is_err() {
+                        return false;
+                    }
+                }
+                Ok(false) => {}
+            }
+        }
         if self.learning.nogoods.len() == 0 {
             return true;
         }
-        self.settle_nogoods_slowly()
-    }
-
-    /// [`Solver::settle_nogoods`] once there are nogoods (outlined: most searches have
-    /// none, and their loop stays small).
-    #[inline(never)]
-    fn settle_nogoods_slowly(&mut self) -> bool {
         loop {
             let depth = self.stack.len() as u32;
             match self.learning.nogoods.check(
@@ -812,7 +959,7 @@ impl Solver {
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
                     .is_ok()
-                && self.settle_nogoods();
+                && self.settle();
             if ok {
                 return true;
             }

@@ -1,0 +1,208 @@
+//! Branch and bound against exhaustive search: on small random models the optimum equals
+//! the best objective over every solution, the solution returned is one of them and has
+//! it, each reported improvement is strictly better than the one before, and knapsacks
+//! agree with dynamic programming.
+
+use bitcsp::{Model, Optimum, Relation, Solver, StopReason, VarId};
+
+mod common;
+use common::Random;
+
+/// A random model: 2–5 variables over small ranges, a few random constraints, and a random
+/// linear objective (minimised or maximised); returns it with its variables, the
+/// objective's variable and whether it is maximised.
+fn random_model(random: &mut Random) -> (Model, Vec<VarId>, VarId, bool) {
+    let mut model = Model::new();
+    let n = 2 + random.below(4) as usize;
+    let vars: Vec<VarId> = (0..n)
+        .map(|_| {
+            let lo = random.below(5) as i32 - 2;
+            model
+                .new_var(lo..=lo + random.below(4) as i32)
+                .expect("variable")
+        })
+        .collect();
+    for _ in 0..random.below(3) {
+        let k = 2 + random.below(n as u64 - 1) as usize;
+        let start = random.below((n - k + 1) as u64) as usize;
+        let group = &vars[start..start + k];
+        match random.below(3) {
+            0 => model.all_different(group).expect("group"),
+            1 => {
+                let coeffs: Vec<i32> = group.iter().map(|_| random.below(5) as i32 - 2).collect();
+                let rhs = random.below(7) as i64 - 3;
+                model
+                    .weighted_sum(group, &coeffs, Relation::AtMost, rhs)
+                    .expect("sum")
+            }
+            _ => model.not_equal(group[0], group[1]).expect("not equal"),
+        }
+    }
+    let coeffs: Vec<i32> = vars.iter().map(|_| random.below(9) as i32 - 4).collect();
+    let maximise = random.below(2) == 0;
+    let objective = if maximise {
+        model.maximize_sum(&vars, &coeffs)
+    } else {
+        model.minimize_sum(&vars, &coeffs)
+    }
+    .expect("objective");
+    (model, vars, objective, maximise)
+}
+
+#[test]
+fn the_optimum_is_the_best_objective_of_all_solutions() {
+    let mut random = Random::seeded(0x0B1E);
+    for round in 0..500 {
+        let (model, _, objective, maximise) = random_model(&mut random);
+        let all: Vec<i64> = Solver::new(&model)
+            .solutions()
+            .map(|s| i64::from(s.value(objective)))
+            .collect();
+        let best = if maximise {
+            all.iter().max()
+        } else {
+            all.iter().min()
+        };
+        let mut improvements = Vec::new();
+        let answer = Solver::new(&model).optimize_with(|i| improvements.push(i.objective));
+        match (answer, best) {
+            (
+                Optimum::Optimal {
+                    solution,
+                    objective: value,
+                },
+                Some(&best),
+            ) => {
+                assert_eq!(value, best, "round {round}");
+                assert_eq!(i64::from(solution.value(objective)), value, "round {round}");
+                let solutions: Vec<_> = Solver::new(&model).solutions().collect();
+                assert!(
+                    solutions.contains(&solution),
+                    "round {round}: not a solution"
+                );
+                // Deterministic: the same search finds the same optimal solution.
+                let again = Solver::new(&model).optimize();
+                assert_eq!(again.best().map(|b| b.0), Some(&solution), "round {round}");
+            }
+            (Optimum::Infeasible, None) => {}
+            (other, best) => panic!("round {round}: {other:?} against {best:?}"),
+        }
+        let strictly_better =
+            improvements
+                .windows(2)
+                .all(|w| if maximise { w[1] > w[0] } else { w[1] < w[0] });
+        assert!(strictly_better, "round {round}: {improvements:?}");
+        if let (Some(&last), Some(&best)) = (improvements.last(), best) {
+            assert_eq!(last, best, "round {round}");
+        }
+    }
+}
+
+/// The best value of a 0/1 knapsack, by dynamic programming over capacities.
+fn knapsack_by_dp(items: &[(i32, i32)], capacity: i32) -> i64 {
+    let mut best = vec![0i64; capacity as usize + 1];
+    for &(weight, value) in items {
+        for c in (weight as usize..=capacity as usize).rev() {
+            best[c] = best[c].max(best[c - weight as usize] + i64::from(value));
+        }
+    }
+    best[capacity as usize]
+}
+
+#[test]
+fn knapsacks_agree_with_dynamic_programming() {
+    let mut random = Random::seeded(0x4B4E);
+    for round in 0..60 {
+        let n = 4 + random.below(11) as usize;
+        let items: Vec<(i32, i32)> = (0..n)
+            .map(|_| (1 + random.below(30) as i32, 1 + random.below(40) as i32))
+            .collect();
+        let capacity = items.iter().map(|i| i.0).sum::<i32>() / 2;
+        let mut model = Model::new();
+        let take = model.new_vars(n, 0..=1).expect("items");
+        let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
+        let values: Vec<i32> = items.iter().map(|i| i.1).collect();
+        model
+            .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
+            .expect("capacity");
+        model.maximize_sum(&take, &values).expect("objective");
+        let Optimum::Optimal {
+            solution,
+            objective,
+        } = Solver::new(&model).optimize()
+        else {
+            panic!("round {round}: a knapsack always has an optimum")
+        };
+        assert_eq!(objective, knapsack_by_dp(&items, capacity), "round {round}");
+        let chosen: Vec<&(i32, i32)> = items
+            .iter()
+            .zip(&take)
+            .filter(|(_, &t)| solution.value(t) == 1)
+            .map(|(i, _)| i)
+            .collect();
+        assert!(chosen.iter().map(|i| i.0).sum::<i32>() <= capacity);
+        assert_eq!(
+            chosen.iter().map(|i| i64::from(i.1)).sum::<i64>(),
+            objective
+        );
+    }
+}
+
+#[test]
+fn a_stopped_search_reports_its_best_and_a_proved_bound() {
+    let mut random = Random::seeded(0x5709);
+    let n = 22;
+    let items: Vec<(i32, i32)> = (0..n)
+        .map(|_| (1 + random.below(30) as i32, 1 + random.below(40) as i32))
+        .collect();
+    let capacity = items.iter().map(|i| i.0).sum::<i32>() / 3;
+    let mut model = Model::new();
+    let take = model.new_vars(n, 0..=1).expect("items");
+    let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
+    let values: Vec<i32> = items.iter().map(|i| i.1).collect();
+    model
+        .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
+        .expect("capacity");
+    model.maximize_sum(&take, &values).expect("objective");
+    let optimum = knapsack_by_dp(&items, capacity);
+    match Solver::new(&model).set_node_limit(Some(30)).optimize() {
+        Optimum::Feasible {
+            objective,
+            bound,
+            reason,
+            ..
+        } => {
+            assert_eq!(reason, StopReason::NodeLimit);
+            assert!(
+                objective <= optimum && optimum <= bound,
+                "{objective} {optimum} {bound}"
+            );
+        }
+        Optimum::Unknown(StopReason::NodeLimit) => {}
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_infeasible_model_has_no_optimum() {
+    let mut model = Model::new();
+    let x = model.new_vars(3, 1..=2).expect("variables");
+    model.all_different(&x).expect("pigeonhole");
+    model.minimize(x[0]).expect("objective");
+    assert_eq!(Solver::new(&model).optimize(), Optimum::Infeasible);
+}
+
+#[test]
+fn assumptions_restrict_the_optimisation() {
+    let mut model = Model::new();
+    let x = model.new_vars(3, 0..=3).expect("variables");
+    model.all_different(&x).expect("group");
+    let total = model.minimize_sum(&x, &[1, 1, 1]).expect("objective");
+    let mut solver = Solver::new(&model);
+    assert_eq!(solver.optimize().best().map(|b| b.1), Some(3)); // 0 + 1 + 2
+    solver.assume(&[(x[0], 3)]).expect("assumption");
+    let answer = solver.optimize();
+    let (solution, objective) = answer.best().expect("an optimum");
+    assert_eq!((objective, solution.value(x[0])), (4, 3)); // 3 + 0 + 1
+    assert_eq!(i64::from(solution.value(total)), objective);
+}
