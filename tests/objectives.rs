@@ -206,3 +206,49 @@ fn assumptions_restrict_the_optimisation() {
     assert_eq!((objective, solution.value(x[0])), (4, 3)); // 3 + 0 + 1
     assert_eq!(i64::from(solution.value(total)), objective);
 }
+
+#[test]
+fn the_parallel_optimum_is_the_sequential_one_whatever_the_threads() {
+    let mut random = Random::seeded(0x9A7A);
+    for round in 0..150 {
+        let (model, _, objective, _) = random_model(&mut random);
+        let sequential = Solver::new(&model).optimize();
+        let answers: Vec<Optimum> = [1, 2, 3]
+            .iter()
+            .map(|&threads| Solver::new(&model).optimize_parallel(threads))
+            .collect();
+        assert_eq!(
+            answers[0].best().map(|b| b.1),
+            sequential.best().map(|b| b.1),
+            "round {round}: the optimum"
+        );
+        assert!(
+            answers.iter().all(|a| a == &answers[0]),
+            "round {round}: {answers:?}"
+        );
+        if let Some((solution, value)) = answers[0].best() {
+            assert_eq!(i64::from(solution.value(objective)), value, "round {round}");
+        }
+    }
+    // A knapsack large enough to split and to prune across subproblems.
+    let mut random = Random::seeded(0xD00D);
+    let items: Vec<(i32, i32)> = (0..16)
+        .map(|_| (1 + random.below(30) as i32, 1 + random.below(40) as i32))
+        .collect();
+    let capacity = items.iter().map(|i| i.0).sum::<i32>() / 2;
+    let mut model = Model::new();
+    let take = model.new_vars(items.len(), 0..=1).expect("items");
+    let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
+    let values: Vec<i32> = items.iter().map(|i| i.1).collect();
+    model
+        .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
+        .expect("capacity");
+    model.maximize_sum(&take, &values).expect("objective");
+    let one = Solver::new(&model).optimize_parallel(1);
+    let two = Solver::new(&model).optimize_parallel(2);
+    assert_eq!(one, two);
+    assert_eq!(
+        one.best().map(|b| b.1),
+        Some(knapsack_by_dp(&items, capacity))
+    );
+}

@@ -7,14 +7,15 @@
 //! solved in any order on any threads and their results are put back in split order. So the
 //! count, and the solutions and their order, are the same for 1 thread or 64.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
 use super::in_order::run_in_order;
 use super::limits::{Budget, Cutoff};
-use super::outcome::{Count, CountStatus, Solution, SolveResult, StopReason};
+use super::outcome::{Count, CountStatus, Optimum, Solution, SolveResult, StopReason};
 use super::solver::Solver;
+use crate::model::Sense;
 
 /// How many subproblems a split aims for: enough to balance two to sixteen threads.
 pub(crate) const SUBPROBLEMS: usize = 256;
@@ -45,6 +46,7 @@ impl Solver {
                     count: c.count,
                     solutions: Vec::new(),
                     stop: stop_of(c.status),
+                    objective: None,
                 }
             },
             |part| {
@@ -112,6 +114,7 @@ impl Solver {
                     count: solutions.len() as u64,
                     solutions,
                     stop: solver.stop_reason(),
+                    objective: None,
                 }
             },
             |part| {
@@ -172,6 +175,131 @@ impl Solver {
             (Some(s), _) => SolveResult::Solution(s),
             (None, Some(reason)) => SolveResult::Stopped(reason),
             (None, None) => SolveResult::Unsatisfiable,
+        }
+    }
+
+    /// [`optimize`](Solver::optimize) on `threads` threads (0: one per core): the split's
+    /// subproblems are optimised side by side, each pruned by the best objective any of
+    /// them has found so far. The optimum does not depend on `threads`, and neither does
+    /// the solution returned with it: once the optimum is proved, the answer is the first
+    /// solution in split order (as [`solve_parallel`](Solver::solve_parallel) finds it) of
+    /// the model with the objective fixed to the optimum. A stopped search reports the
+    /// best solution found, which may depend on the timing.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Optimum, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_vars(4, 0..=5)?;
+    /// model.all_different(&x)?;
+    /// model.minimize_sum(&x, &[4, 3, 2, 1])?;
+    /// let one = Solver::new(&model).optimize_parallel(1);
+    /// let two = Solver::new(&model).optimize_parallel(2);
+    /// assert_eq!(one, two);
+    /// assert_eq!(one.best().map(|b| b.1), Some(10)); // 4·0 + 3·1 + 2·2 + 1·3
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn optimize_parallel(&mut self, threads: usize) -> Optimum {
+        let Some(objective) = self.objective() else {
+            return match self.solve_parallel(threads) {
+                SolveResult::Solution(solution) => Optimum::Optimal {
+                    solution,
+                    objective: 0,
+                },
+                SolveResult::Unsatisfiable => Optimum::Infeasible,
+                SolveResult::Stopped(reason) => Optimum::Unknown(reason),
+            };
+        };
+        // The root's bound, as the sequential search reports it when stopped.
+        let root = match self.propagate() {
+            Err(_) => return Optimum::Infeasible,
+            Ok(()) => self
+                .domain(objective.var)
+                .and_then(|d| match objective.sense {
+                    Sense::Minimize => d.min(),
+                    Sense::Maximize => d.max(),
+                }),
+        };
+        let root_bound = i64::from(root.unwrap_or_default());
+        let shared = Arc::new(AtomicI64::new(i64::MAX));
+        self.set_shared_best(Some(Arc::clone(&shared)));
+        let better = |a: i64, b: i64| match objective.sense {
+            Sense::Minimize => a < b,
+            Sense::Maximize => a > b,
+        };
+        let mut best: Option<(Solution, i64)> = None;
+        let stop = self.run_split(
+            threads,
+            Lookahead::Unbounded,
+            |solver, _| match solver.optimize() {
+                Optimum::Optimal {
+                    solution,
+                    objective,
+                } => Part {
+                    objective: Some(objective),
+                    ..Part::found(solution)
+                },
+                Optimum::Feasible {
+                    solution,
+                    objective,
+                    reason,
+                    ..
+                } => Part {
+                    objective: Some(objective),
+                    stop: Some(reason),
+                    ..Part::found(solution)
+                },
+                Optimum::Infeasible => Part::default(),
+                Optimum::Unknown(reason) => Part {
+                    stop: Some(reason),
+                    ..Part::default()
+                },
+            },
+            |part| {
+                if let (Some(solution), Some(value)) =
+                    (part.solutions.into_iter().next(), part.objective)
+                {
+                    if best.as_ref().is_none_or(|(_, b)| better(value, *b)) {
+                        best = Some((solution, value));
+                    }
+                }
+                true
+            },
+        );
+        self.set_shared_best(None);
+        let Some((solution, value)) = best else {
+            return stop.map_or(Optimum::Infeasible, Optimum::Unknown);
+        };
+        if let Some(reason) = stop {
+            return Optimum::Feasible {
+                solution,
+                objective: value,
+                bound: root_bound,
+                reason,
+            };
+        }
+        // The canonical optimal solution: the first in split order at the optimum.
+        let assumed = self.assumptions().to_vec();
+        let mut fixed = assumed.clone();
+        fixed.push((objective.var.index() as u32, value));
+        self.set_assumptions(fixed);
+        let canonical = self.solve_parallel(threads);
+        self.set_assumptions(assumed);
+        match canonical {
+            SolveResult::Solution(solution) => Optimum::Optimal {
+                solution,
+                objective: value,
+            },
+            SolveResult::Stopped(reason) => Optimum::Feasible {
+                solution,
+                objective: value,
+                bound: value,
+                reason,
+            },
+            // Cannot happen: a solution with this objective was found.
+            SolveResult::Unsatisfiable => Optimum::Optimal {
+                solution,
+                objective: value,
+            },
         }
     }
 
@@ -343,6 +471,8 @@ struct Part {
     count: u64,
     solutions: Vec<Solution>,
     stop: Option<StopReason>,
+    /// In an optimisation, the objective of the solution kept.
+    objective: Option<i64>,
 }
 
 impl Part {
@@ -351,6 +481,7 @@ impl Part {
             count: 1,
             solutions: vec![solution],
             stop: None,
+            objective: None,
         }
     }
 }

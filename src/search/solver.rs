@@ -2,7 +2,7 @@
 //! engine, written as a resumable state machine so that `solve`, `count` and the solution
 //! iterator share one loop.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -144,6 +144,9 @@ pub struct Solver {
     strategy: Strategy,
     /// The model's objective, if it has one.
     objective: Option<Objective>,
+    /// In a parallel optimisation, the best objective any subproblem has found, in
+    /// minimising terms (negated when maximising): solutions must beat it too.
+    shared_best: Option<Arc<AtomicI64>>,
     learning: Learning,
     limits: SearchLimits,
     budget: Budget,
@@ -185,6 +188,7 @@ impl Solver {
             info,
             strategy: Strategy::default(),
             objective: model.objective(),
+            shared_best: None,
             learning: Learning {
                 plan: RestartPlan::none(),
                 refuted: Vec::new(),
@@ -460,6 +464,15 @@ impl Solver {
         let root_bound = i64::from(root_bound.unwrap_or_default());
         self.begin_search();
         self.learning.plan = RestartPlan::start(self.strategy.restarts);
+        if self.shared_best.is_some() {
+            // Another subproblem's solutions bound this search from the start.
+            self.learning.bound = Some(Bound {
+                var,
+                lo: None,
+                hi: None,
+            });
+            self.learning.settling = true;
+        }
         let mut best: Option<(Solution, i64)> = None;
         loop {
             match self.next_event() {
@@ -472,6 +485,13 @@ impl Solver {
                         elapsed: self.elapsed(),
                     });
                     best = Some((solution, value));
+                    if let Some(shared) = &self.shared_best {
+                        let minimising = match objective.sense {
+                            Sense::Minimize => value,
+                            Sense::Maximize => -value,
+                        };
+                        shared.fetch_min(minimising, Ordering::Relaxed);
+                    }
                     let (lo, hi) = match objective.sense {
                         Sense::Minimize => (None, Some(value - 1)),
                         Sense::Maximize => (Some(value + 1), None),
@@ -778,7 +798,20 @@ impl Solver {
     /// neither, and their loop stays small).
     #[inline(never)]
     fn settle_slowly(&mut self) -> bool {
-        if let Some(bound) = self.learning.bound {
+        if let Some(mut bound) = self.learning.bound {
+            if let (Some(shared), Some(objective)) = (&self.shared_best, self.objective) {
+                let best = shared.load(Ordering::Relaxed);
+                if best != i64::MAX {
+                    match objective.sense {
+                        Sense::Minimize => {
+                            bound.hi = Some(bound.hi.map_or(best - 1, |h| h.min(best - 1)))
+                        }
+                        Sense::Maximize => {
+                            bound.lo = Some(bound.lo.map_or(1 - best, |l| l.max(1 - best)))
+                        }
+                    }
+                }
+            }
             let narrowed = self.engine.restrict_range(
                 bound.var,
                 bound.lo.map(i128::from),
@@ -853,6 +886,16 @@ impl Solver {
             return false;
         }
         true
+    }
+
+    /// The model's objective, for the parallel optimisation.
+    pub(super) fn objective(&self) -> Option<Objective> {
+        self.objective
+    }
+
+    /// Shares the best objective between the subproblems of a parallel optimisation.
+    pub(super) fn set_shared_best(&mut self, shared: Option<Arc<AtomicI64>>) {
+        self.shared_best = shared;
     }
 
     /// Sets the root fixes of a subproblem.
