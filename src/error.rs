@@ -17,6 +17,9 @@ pub enum ModelError {
         /// The limit, [`MAX_VARIABLES`](crate::MAX_VARIABLES).
         max: usize,
     },
+    /// A knapsack with a negative weight, profit or item value.
+    #[error("a knapsack needs non-negative weights, profits and item values")]
+    NegativeKnapsackTerm,
     /// A variable was given no values at all.
     #[error("empty domain: a variable needs at least one value")]
     EmptyDomain,

@@ -235,6 +235,76 @@ impl Model {
         Ok(())
     }
 
+    /// Requires `Σ weights[i]·items[i] = capacity` and `Σ profits[i]·items[i] = profit`
+    /// (MiniZinc's `knapsack`), with non-negative weights, profits and item values. Beside
+    /// the two sums, their linear relaxation is propagated: `profit` can be no more than
+    /// the best fractional filling of `capacity`'s largest value (Dantzig's bound), and an
+    /// item's bound goes when taking it (or leaving it) makes that bound fall short of
+    /// `profit`'s smallest value. With `maximize(profit)` this is the bound that makes
+    /// branch and bound fast on knapsacks.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let take = model.new_vars(3, 0..=1)?;
+    /// let weight = model.new_var(0..=5)?;
+    /// let value = model.new_var(0..=100)?;
+    /// model.knapsack(&take, &[3, 4, 2], weight, &[4, 5, 3], value)?;
+    /// model.maximize(value)?;
+    /// let best = Solver::new(&model).optimize();
+    /// assert_eq!(best.best().map(|b| b.1), Some(7)); // items 1 and 3: weight 5, value 7
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::CoefficientsLengthMismatch`] when the
+    /// lists differ in length, [`ModelError::NegativeKnapsackTerm`] for a negative weight,
+    /// profit or item value.
+    pub fn knapsack(
+        &mut self,
+        items: &[VarId],
+        weights: &[i32],
+        capacity: VarId,
+        profits: &[i32],
+        profit: VarId,
+    ) -> Result<(), ModelError> {
+        for list in [weights.len(), profits.len()] {
+            if list != items.len() {
+                return Err(ModelError::CoefficientsLengthMismatch {
+                    vars: items.len(),
+                    coeffs: list,
+                });
+            }
+        }
+        self.check_vars(items)?;
+        self.check_vars(&[capacity, profit])?;
+        let negative_item = items
+            .iter()
+            .position(|v| self.domains[v.index()].min().is_some_and(|m| m < 0));
+        let negative_factor = weights.iter().chain(profits).any(|&c| c < 0);
+        if negative_item.is_some() || negative_factor {
+            return Err(ModelError::NegativeKnapsackTerm);
+        }
+        let mut all = items.to_vec();
+        all.push(capacity);
+        let mut w = weights.to_vec();
+        w.push(-1);
+        self.weighted_sum(&all, &w, Relation::Equal, 0)?;
+        all.pop();
+        all.push(profit);
+        let mut p = profits.to_vec();
+        p.push(-1);
+        self.weighted_sum(&all, &p, Relation::Equal, 0)?;
+        self.post_validated(Posted::Knapsack {
+            items: items.to_vec(),
+            weights: weights.to_vec(),
+            profits: profits.to_vec(),
+            capacity,
+            profit,
+        });
+        Ok(())
+    }
+
     /// Posts a constraint of your own, propagated by `propagator` (see the
     /// [`propagator`](crate::propagator) module for the contract and an example).
     ///

@@ -66,6 +66,14 @@ pub(crate) enum Posted {
         relation: Relation,
         rhs: i64,
     },
+    /// The linear relaxation of `Σ weights·items = capacity`, `Σ profits·items = profit`.
+    Knapsack {
+        items: Vec<VarId>,
+        weights: Vec<i32>,
+        profits: Vec<i32>,
+        capacity: VarId,
+        profit: VarId,
+    },
     /// A propagator of the user's own.
     Custom(Arc<dyn Propagator>),
 }

@@ -252,3 +252,117 @@ fn the_parallel_optimum_is_the_sequential_one_whatever_the_threads() {
         Some(knapsack_by_dp(&items, capacity))
     );
 }
+
+#[test]
+fn the_knapsack_constraint_has_exactly_the_solutions_of_its_sums() {
+    let mut random = Random::seeded(0x5ACC);
+    for round in 0..3_000 {
+        let n = 1 + random.below(4) as usize;
+        let weights: Vec<i32> = (0..n).map(|_| random.below(5) as i32).collect();
+        let profits: Vec<i32> = (0..n).map(|_| random.below(5) as i32).collect();
+        let mut model = Model::new();
+        let items: Vec<VarId> = (0..n)
+            .map(|_| model.new_var(0..=random.below(3) as i32).expect("item"))
+            .collect();
+        let cap_hi = random.below(12) as i32;
+        let capacity = model
+            .new_var(random.below(3) as i32..=cap_hi.max(2))
+            .expect("capacity");
+        let profit = model.new_var(random.below(6) as i32..=20).expect("profit");
+        model
+            .knapsack(&items, &weights, capacity, &profits, profit)
+            .expect("knapsack");
+        let mut found: Vec<Vec<i32>> = Solver::new(&model)
+            .solutions()
+            .map(|s| {
+                items
+                    .iter()
+                    .chain([&capacity, &profit])
+                    .map(|&v| s.value(v))
+                    .collect()
+            })
+            .collect();
+        found.sort();
+        // Brute force over the items; capacity and profit follow from them.
+        let domains: Vec<Vec<i32>> = items
+            .iter()
+            .map(|&v| model.domain(v).expect("item").iter().collect())
+            .collect();
+        let cap_domain: Vec<i32> = model.domain(capacity).expect("capacity").iter().collect();
+        let profit_domain: Vec<i32> = model.domain(profit).expect("profit").iter().collect();
+        let mut expected = Vec::new();
+        let mut tuple = vec![0; n];
+        loop {
+            let w: i32 = tuple.iter().zip(&weights).map(|(x, w)| x * w).sum();
+            let p: i32 = tuple.iter().zip(&profits).map(|(x, p)| x * p).sum();
+            if cap_domain.contains(&w) && profit_domain.contains(&p) {
+                let mut row = tuple.clone();
+                row.push(w);
+                row.push(p);
+                expected.push(row);
+            }
+            // Next tuple over the item domains (all start at 0 and are ranges).
+            let mut k = 0;
+            while k < n {
+                tuple[k] += 1;
+                if domains[k].contains(&tuple[k]) {
+                    break;
+                }
+                tuple[k] = 0;
+                k += 1;
+            }
+            if k == n {
+                break;
+            }
+        }
+        expected.sort();
+        assert_eq!(found, expected, "round {round}: {weights:?} {profits:?}");
+    }
+}
+
+#[test]
+fn knapsack_constraints_agree_with_dynamic_programming() {
+    let mut random = Random::seeded(0xD9D9);
+    for round in 0..40 {
+        let n = 5 + random.below(26) as usize;
+        let items: Vec<(i32, i32)> = (0..n)
+            .map(|_| (1 + random.below(50) as i32, 1 + random.below(60) as i32))
+            .collect();
+        let capacity = items.iter().map(|i| i.0).sum::<i32>() / 3;
+        let mut model = Model::new();
+        let take = model.new_vars(n, 0..=1).expect("items");
+        let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
+        let values: Vec<i32> = items.iter().map(|i| i.1).collect();
+        let weight = model.new_var(0..=capacity).expect("weight");
+        let value = model
+            .new_var(0..=values.iter().sum::<i32>())
+            .expect("value");
+        model
+            .knapsack(&take, &weights, weight, &values, value)
+            .expect("knapsack");
+        model.maximize(value).expect("objective");
+        let answer = Solver::new(&model).optimize();
+        assert_eq!(
+            answer.best().map(|b| b.1),
+            Some(knapsack_by_dp(&items, capacity)),
+            "round {round}"
+        );
+    }
+}
+
+#[test]
+fn a_knapsack_refuses_negative_terms() {
+    let mut model = Model::new();
+    let x = model.new_var(-1..=1).expect("item");
+    let y = model.new_var(0..=1).expect("item");
+    let [w, p] = [0; 2].map(|_| model.new_var(0..=10).expect("sum"));
+    assert_eq!(
+        model.knapsack(&[x], &[1], w, &[1], p),
+        Err(bitcsp::ModelError::NegativeKnapsackTerm)
+    );
+    assert_eq!(
+        model.knapsack(&[y], &[-1], w, &[1], p),
+        Err(bitcsp::ModelError::NegativeKnapsackTerm)
+    );
+    assert!(model.knapsack(&[y], &[1, 2], w, &[1], p).is_err());
+}

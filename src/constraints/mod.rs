@@ -24,6 +24,7 @@
 mod all_different;
 mod custom;
 mod family;
+mod knapsack;
 mod linear;
 mod locked_values;
 mod matching;
@@ -37,6 +38,7 @@ pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
 use custom::Custom;
 pub(crate) use family::{Family, FamilyGroup};
+use knapsack::Knapsack;
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
@@ -53,6 +55,7 @@ pub(crate) enum Constraint {
     LockedValues(LockedValues),
     Family(Box<Family>),
     Linear(Linear),
+    Knapsack(Knapsack),
     Custom(Custom),
 }
 
@@ -65,6 +68,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
             Constraint::Linear(c) => c.propagate(engine),
+            Constraint::Knapsack(c) => c.propagate(engine),
             Constraint::Custom(c) => c.propagate(engine),
         }
     }
@@ -77,6 +81,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.vars(),
             Constraint::Family(c) => c.vars(),
             Constraint::Linear(c) => c.vars(),
+            Constraint::Knapsack(c) => c.vars(),
             Constraint::Custom(c) => c.vars(),
         }
     }
@@ -85,9 +90,10 @@ impl Propagate for Constraint {
     fn event(&self) -> Event {
         match self {
             Constraint::AllDifferent(c) => c.event(),
-            Constraint::LockedValues(_) | Constraint::Family(_) | Constraint::Linear(_) => {
-                Event::Change
-            }
+            Constraint::LockedValues(_)
+            | Constraint::Family(_)
+            | Constraint::Linear(_)
+            | Constraint::Knapsack(_) => Event::Change,
             Constraint::NotEqual(_) => Event::Fix,
             Constraint::Custom(c) => c.event(),
         }
@@ -99,7 +105,7 @@ impl Propagate for Constraint {
     /// the cost (`cargo bench --bench sudoku -- sudoku_large`).
     fn is_costly(&self) -> bool {
         match self {
-            Constraint::LockedValues(_) => true,
+            Constraint::LockedValues(_) | Constraint::Knapsack(_) => true,
             Constraint::AllDifferent(c) => c.is_domain_consistent(),
             Constraint::Custom(c) => c.is_costly(),
             _ => false,
@@ -172,6 +178,7 @@ impl Constraint {
             Constraint::NotEqual(_)
             | Constraint::LockedValues(_)
             | Constraint::Linear(_)
+            | Constraint::Knapsack(_)
             | Constraint::Custom(_) => 0,
         }
     }
@@ -243,6 +250,22 @@ pub(crate) fn compile_with(
             } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs))
+            }
+            Posted::Knapsack {
+                items,
+                weights,
+                profits,
+                capacity,
+                profit,
+            } => {
+                let items: Vec<usize> = items.iter().map(|v| v.index()).collect();
+                Constraint::Knapsack(Knapsack::new(
+                    &items,
+                    weights,
+                    profits,
+                    capacity.index(),
+                    profit.index(),
+                ))
             }
             Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
         })
