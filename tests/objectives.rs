@@ -366,3 +366,31 @@ fn a_knapsack_refuses_negative_terms() {
     );
     assert!(model.knapsack(&[y], &[1, 2], w, &[1], p).is_err());
 }
+
+#[path = "../examples/golomb.rs"]
+#[allow(dead_code)]
+mod golomb;
+
+#[test]
+fn golomb_rulers_have_their_known_optimal_lengths() {
+    // OEIS A003022: the shortest Golomb rulers with 2..=8 marks.
+    for (n, length) in [(2, 1), (3, 3), (4, 6), (5, 11), (6, 17), (7, 25), (8, 34)] {
+        let (model, marks) = golomb::model(n, (n * n) as i32).expect("model");
+        let answer = Solver::new(&model).optimize();
+        let (solution, objective) = answer.best().expect("a ruler");
+        assert_eq!(objective, length, "{n} marks");
+        let positions: Vec<i32> = marks.iter().map(|&m| solution.value(m)).collect();
+        let mut distances: Vec<i32> = Vec::new();
+        for (i, a) in positions.iter().enumerate() {
+            distances.extend(positions[i + 1..].iter().map(|b| b - a));
+        }
+        let count = distances.len();
+        distances.sort_unstable();
+        distances.dedup();
+        assert_eq!(
+            distances.len(),
+            count,
+            "{n} marks: {positions:?} repeats a distance"
+        );
+    }
+}
