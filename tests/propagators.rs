@@ -177,6 +177,23 @@ impl bitcsp::Propagator for Less {
     }
 }
 
+/// `z = f(x, y)` on three variables, `f` undefined where it returns `None`.
+fn binary(
+    name: &'static str,
+    post: fn(&mut Model, VarId, VarId, VarId) -> Result<(), ModelError>,
+    f: fn(i32, i32) -> Option<i32>,
+) -> Case {
+    Case {
+        name,
+        arity: 3..=3,
+        post: Box::new(move |m, v, _| {
+            post(m, v[0], v[1], v[2])?;
+            Ok(Box::new(move |t: &[i32]| f(t[0], t[1]) == Some(t[2])))
+        }),
+        strength: Strength::Domain,
+    }
+}
+
 fn cases() -> Vec<Case> {
     vec![
         Case {
@@ -246,6 +263,93 @@ fn cases() -> Vec<Case> {
                 Ok(Box::new(|t: &[i32]| t[0] < t[1]))
             }),
             strength: Strength::Bounds,
+        },
+        binary(
+            "times",
+            |m, x, y, z| m.times(x, y, z),
+            |a, b| a.checked_mul(b),
+        ),
+        binary("div", |m, x, y, z| m.div(x, y, z), |a, b| a.checked_div(b)),
+        binary(
+            "mod",
+            |m, x, y, z| m.modulo(x, y, z),
+            |a, b| a.checked_rem(b),
+        ),
+        binary(
+            "pow",
+            |m, x, y, z| m.pow(x, y, z),
+            |a, b| u32::try_from(b).ok().and_then(|b| a.checked_pow(b)),
+        ),
+        Case {
+            name: "times (square)",
+            arity: 2..=2,
+            post: Box::new(|m, v, _| {
+                m.times(v[0], v[0], v[1])?;
+                Ok(Box::new(|t: &[i32]| t[0] * t[0] == t[1]))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "abs",
+            arity: 2..=2,
+            post: Box::new(|m, v, _| {
+                m.abs(v[0], v[1])?;
+                Ok(Box::new(|t: &[i32]| t[0].abs() == t[1]))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "min",
+            arity: 2..=5,
+            post: Box::new(|m, v, _| {
+                let (xs, y) = v.split_at(v.len() - 1);
+                m.min(xs, y[0])?;
+                Ok(Box::new(|t: &[i32]| {
+                    t[..t.len() - 1].iter().min() == t.last()
+                }))
+            }),
+            strength: Strength::Bounds,
+        },
+        Case {
+            name: "max",
+            arity: 2..=5,
+            post: Box::new(|m, v, _| {
+                let (xs, y) = v.split_at(v.len() - 1);
+                m.max(xs, y[0])?;
+                Ok(Box::new(|t: &[i32]| {
+                    t[..t.len() - 1].iter().max() == t.last()
+                }))
+            }),
+            strength: Strength::Bounds,
+        },
+        Case {
+            name: "element",
+            arity: 2..=2,
+            post: Box::new(|m, v, r| {
+                let table: Vec<i32> = (0..1 + r.below(5)).map(|_| r.below(6) as i32 - 2).collect();
+                m.element(&table, v[0], v[1])?;
+                Ok(Box::new(move |t: &[i32]| {
+                    usize::try_from(t[0]).ok().and_then(|i| table.get(i)) == Some(&t[1])
+                }))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "linear_not_equal",
+            arity: 1..=4,
+            post: Box::new(|m, v, r| {
+                let coeffs: Vec<i32> = v.iter().map(|_| r.below(7) as i32 - 3).collect();
+                let rhs = r.below(9) as i64 - 4;
+                m.linear_not_equal(v, &coeffs, rhs)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    t.iter()
+                        .zip(&coeffs)
+                        .map(|(&a, &c)| i64::from(a * c))
+                        .sum::<i64>()
+                        != rhs
+                }))
+            }),
+            strength: Strength::Domain,
         },
         Case {
             name: "lex_less (user)",
@@ -408,4 +512,31 @@ fn a_propagator_over_a_foreign_variable_is_refused() {
         model.post(example::AtMostDistinct::new(&[x, x], 1)),
         Err(ModelError::DuplicateVariable { .. })
     ));
+}
+
+/// Past the enumeration limit, arithmetic still finds exactly the solutions (checked once
+/// its arguments are fixed).
+#[test]
+fn arithmetic_on_wide_domains_finds_exactly_the_solutions() {
+    let mut model = Model::new();
+    let x = model.new_var(-60..=60).expect("x");
+    let y = model.new_var(-60..=60).expect("y");
+    let z = model.new_var(-100..=100).expect("z");
+    model.times(x, y, z).expect("times");
+    model.fix(z, 36).expect("fix");
+    let expected = (-60..=60i32)
+        .flat_map(|a| (-60..=60i32).map(move |b| (a, b)))
+        .filter(|&(a, b)| a * b == 36)
+        .count() as u64;
+    assert_eq!(Solver::new(&model).count(None).count, expected);
+    let mut model = Model::new();
+    let x = model.new_var(-100..=100).expect("x");
+    let y = model.new_var(-100..=100).expect("y");
+    let z = model.new_var(-3..=3).expect("z");
+    model.modulo(x, y, z).expect("mod");
+    model.fix(x, 97).expect("fix");
+    let expected = (-100..=100i32)
+        .filter(|&b| 97i32.checked_rem(b).is_some_and(|r| (-3..=3).contains(&r)))
+        .count() as u64;
+    assert_eq!(Solver::new(&model).count(None).count, expected);
 }

@@ -22,6 +22,7 @@
 //! `cargo bench --bench queens`).
 
 mod all_different;
+pub(crate) mod arithmetic;
 mod custom;
 mod family;
 mod knapsack;

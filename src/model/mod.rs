@@ -4,6 +4,8 @@
 use std::ops::RangeInclusive;
 use std::sync::{Arc, OnceLock};
 
+mod arithmetic;
+
 use crate::compiled::Compiled;
 use crate::domain::{Domain, MAX_DOMAIN_SPAN};
 use crate::error::ModelError;
@@ -473,7 +475,7 @@ impl Model {
     }
 
     /// Adds a validated constraint.
-    fn post_validated(&mut self, posted: Posted) {
+    pub(super) fn post_validated(&mut self, posted: Posted) {
         self.structure_changed();
         Arc::make_mut(&mut self.posted).push(posted);
     }
@@ -496,7 +498,7 @@ impl Model {
         }
     }
 
-    fn check_vars(&self, vars: &[VarId]) -> Result<(), ModelError> {
+    pub(super) fn check_vars(&self, vars: &[VarId]) -> Result<(), ModelError> {
         vars.iter().try_for_each(|&v| self.check_var(v))
     }
 
@@ -534,7 +536,7 @@ impl Model {
     }
 }
 
-fn check_distinct(vars: &[VarId]) -> Result<(), ModelError> {
+pub(super) fn check_distinct(vars: &[VarId]) -> Result<(), ModelError> {
     let mut seen: Vec<(VarId, usize)> = vars.iter().copied().zip(0..).collect();
     seen.sort_unstable();
     for pair in seen.windows(2) {

@@ -1,0 +1,58 @@
+//! `z = table[i]` over constants, 0-based: an index outside the table, or whose entry `z`
+//! cannot take, leaves `i`; a value of `z` that no index left gives leaves `z`. Domain
+//! consistent.
+
+use crate::propagator::{Conflict, Domains, Propagator, Strength};
+use crate::var::VarId;
+
+/// The table, then `[i, z]`.
+#[derive(Debug)]
+pub(crate) struct Element {
+    table: Vec<i32>,
+    vars: [VarId; 2],
+}
+
+impl Element {
+    pub(crate) fn new(table: &[i32], index: VarId, z: VarId) -> Self {
+        Element {
+            table: table.to_vec(),
+            vars: [index, z],
+        }
+    }
+}
+
+impl Propagator for Element {
+    fn name(&self) -> &str {
+        "element"
+    }
+
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn consistency(&self) -> Strength {
+        Strength::Domain
+    }
+
+    fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
+        let [i, z] = self.vars;
+        let indices: Vec<i32> = d.values(i).collect();
+        let mut images = Vec::new();
+        for k in indices {
+            let entry = usize::try_from(k).ok().and_then(|k| self.table.get(k));
+            match entry {
+                Some(&v) if d.contains(z, v) => images.push(v),
+                _ => d.remove(i, k)?,
+            }
+        }
+        images.sort_unstable();
+        let unsupported: Vec<i32> = d
+            .values(z)
+            .filter(|v| images.binary_search(v).is_err())
+            .collect();
+        for v in unsupported {
+            d.remove(z, v)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,167 @@
+//! `z = f(x)` and `z = f(x, y)` for integer functions that may be undefined (division by
+//! zero) or leave the `i32` range: each value of `z` needs a support, found by trying the
+//! arguments' values. Domain consistent while the arguments have at most
+//! [`MAX_PAIRS`] combinations; beyond that, `z` is checked once the arguments are fixed
+//! (sound, and complete on complete assignments).
+
+use crate::propagator::{Conflict, Domains, Propagator, Strength};
+use crate::var::VarId;
+
+/// The most argument combinations enumerated per run.
+pub(crate) const MAX_PAIRS: u64 = 1 << 12;
+
+/// `z = f(x)`.
+#[derive(Debug)]
+pub(crate) struct Unary {
+    name: &'static str,
+    vars: [VarId; 2],
+    f: fn(i64) -> Option<i64>,
+}
+
+impl Unary {
+    pub(crate) fn new(name: &'static str, x: VarId, z: VarId, f: fn(i64) -> Option<i64>) -> Self {
+        Unary {
+            name,
+            vars: [x, z],
+            f,
+        }
+    }
+}
+
+/// `f(a)` when it is defined and an `i32`.
+fn apply1(f: fn(i64) -> Option<i64>, a: i32) -> Option<i32> {
+    f(i64::from(a)).and_then(|v| i32::try_from(v).ok())
+}
+
+impl Propagator for Unary {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn consistency(&self) -> Strength {
+        Strength::Domain
+    }
+
+    fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
+        let [x, z] = self.vars;
+        if u64::from(d.size(x)) > MAX_PAIRS {
+            return match (d.value(x), apply1(self.f, d.min(x))) {
+                (Some(_), Some(v)) => d.fix(z, v),
+                (Some(_), None) => Err(Conflict),
+                (None, _) => Ok(()),
+            };
+        }
+        let xs: Vec<i32> = d.values(x).collect();
+        let mut images = Vec::with_capacity(xs.len());
+        for a in xs {
+            match apply1(self.f, a) {
+                Some(v) if d.contains(z, v) => images.push(v),
+                _ => d.remove(x, a)?,
+            }
+        }
+        images.sort_unstable();
+        let unsupported: Vec<i32> = d
+            .values(z)
+            .filter(|v| images.binary_search(v).is_err())
+            .collect();
+        for v in unsupported {
+            d.remove(z, v)?;
+        }
+        Ok(())
+    }
+}
+
+/// `z = f(x, y)`.
+#[derive(Debug)]
+pub(crate) struct Binary {
+    name: &'static str,
+    vars: Vec<VarId>,
+    f: fn(i64, i64) -> Option<i64>,
+}
+
+impl Binary {
+    /// `z = f(x, y)` (`x`, `y` and `z` distinct, or `x == y` given once).
+    pub(crate) fn new(
+        name: &'static str,
+        x: VarId,
+        y: VarId,
+        z: VarId,
+        f: fn(i64, i64) -> Option<i64>,
+    ) -> Self {
+        Binary {
+            name,
+            vars: vec![x, y, z],
+            f,
+        }
+    }
+}
+
+/// `f(a, b)` when it is defined and an `i32`.
+fn apply2(f: fn(i64, i64) -> Option<i64>, a: i32, b: i32) -> Option<i32> {
+    f(i64::from(a), i64::from(b)).and_then(|v| i32::try_from(v).ok())
+}
+
+impl Propagator for Binary {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn consistency(&self) -> Strength {
+        Strength::Domain
+    }
+
+    fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
+        let (x, y, z) = (self.vars[0], self.vars[1], self.vars[2]);
+        let pairs = u64::from(d.size(x)) * u64::from(d.size(y));
+        if pairs > MAX_PAIRS {
+            return match (d.value(x), d.value(y)) {
+                (Some(a), Some(b)) => match apply2(self.f, a, b) {
+                    Some(v) => d.fix(z, v),
+                    None => Err(Conflict),
+                },
+                _ => Ok(()),
+            };
+        }
+        let xs: Vec<i32> = d.values(x).collect();
+        let ys: Vec<i32> = d.values(y).collect();
+        let mut x_ok = vec![false; xs.len()];
+        let mut y_ok = vec![false; ys.len()];
+        let mut images = Vec::new();
+        for (i, &a) in xs.iter().enumerate() {
+            for (j, &b) in ys.iter().enumerate() {
+                if let Some(v) = apply2(self.f, a, b).filter(|&v| d.contains(z, v)) {
+                    x_ok[i] = true;
+                    y_ok[j] = true;
+                    images.push(v);
+                }
+            }
+        }
+        for (i, &a) in xs.iter().enumerate() {
+            if !x_ok[i] {
+                d.remove(x, a)?;
+            }
+        }
+        for (j, &b) in ys.iter().enumerate() {
+            if !y_ok[j] {
+                d.remove(y, b)?;
+            }
+        }
+        images.sort_unstable();
+        let unsupported: Vec<i32> = d
+            .values(z)
+            .filter(|v| images.binary_search(v).is_err())
+            .collect();
+        for v in unsupported {
+            d.remove(z, v)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,175 @@
+//! Arithmetic and lookups on the model: `z = x·y`, `x / y`, `x mod y`, `x^y`, `|x|`, the
+//! minimum and maximum of a list, `table[i]`, and linear `≠`. Integer semantics as Rust's:
+//! division truncates toward zero and the remainder takes the dividend's sign; a division
+//! by zero, a negative exponent or a result outside `i32` has no value, so the assignment
+//! that would need one is not a solution (never a panic, never a wrapped result).
+
+use std::sync::Arc;
+
+use super::{check_distinct, Model};
+use crate::constraints::arithmetic::{Binary, Element, Extremum, LinearNotEqual, Unary};
+use crate::error::ModelError;
+use crate::posted::Posted;
+use crate::propagator::Propagator;
+use crate::var::VarId;
+
+impl Model {
+    /// Requires `z = x · y`.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let [x, y, z] = [0; 3].map(|_| model.new_var(-3..=3).expect("range"));
+    /// model.times(x, y, z)?;
+    /// model.fix(z, -2)?;
+    /// assert_eq!(Solver::new(&model).count(None).count, 4); // (±1, ∓2), (±2, ∓1)
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`]; [`ModelError::DuplicateVariable`] when `z` is `x`
+    /// or `y` (`x` and `y` may be the same variable: a square).
+    pub fn times(&mut self, x: VarId, y: VarId, z: VarId) -> Result<(), ModelError> {
+        self.function(
+            x,
+            y,
+            z,
+            "times",
+            |a, b| a.checked_mul(b),
+            |a| a.checked_mul(a),
+        )
+    }
+
+    /// Requires `z = x / y`, truncated toward zero; `y = 0` has no value.
+    ///
+    /// # Errors
+    /// As [`times`](Model::times).
+    pub fn div(&mut self, x: VarId, y: VarId, z: VarId) -> Result<(), ModelError> {
+        self.function(
+            x,
+            y,
+            z,
+            "div",
+            |a, b| a.checked_div(b),
+            |a| a.checked_div(a),
+        )
+    }
+
+    /// Requires `z = x mod y` with the sign of `x` (Rust's `%`); `y = 0` has no value.
+    ///
+    /// # Errors
+    /// As [`times`](Model::times).
+    pub fn modulo(&mut self, x: VarId, y: VarId, z: VarId) -> Result<(), ModelError> {
+        self.function(
+            x,
+            y,
+            z,
+            "mod",
+            |a, b| a.checked_rem(b),
+            |a| a.checked_rem(a),
+        )
+    }
+
+    /// Requires `z = x ^ y` for `y ≥ 0`; a negative exponent has no value.
+    ///
+    /// # Errors
+    /// As [`times`](Model::times).
+    pub fn pow(&mut self, x: VarId, y: VarId, z: VarId) -> Result<(), ModelError> {
+        fn power(a: i64, b: i64) -> Option<i64> {
+            a.checked_pow(u32::try_from(b).ok()?)
+        }
+        self.function(x, y, z, "pow", power, |a| power(a, a))
+    }
+
+    /// Requires `y = |x|`.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `x == y`.
+    pub fn abs(&mut self, x: VarId, y: VarId) -> Result<(), ModelError> {
+        self.post_arith(Unary::new("abs", x, y, |a| a.checked_abs()))
+    }
+
+    /// Requires `y` to be the smallest of `xs` (at least one).
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`],
+    /// [`ModelError::EmptyDomain`] for an empty list.
+    pub fn min(&mut self, xs: &[VarId], y: VarId) -> Result<(), ModelError> {
+        if xs.is_empty() {
+            return Err(ModelError::EmptyDomain);
+        }
+        self.post_arith(Extremum::new(xs, y, true))
+    }
+
+    /// Requires `y` to be the largest of `xs` (at least one).
+    ///
+    /// # Errors
+    /// As [`min`](Model::min).
+    pub fn max(&mut self, xs: &[VarId], y: VarId) -> Result<(), ModelError> {
+        if xs.is_empty() {
+            return Err(ModelError::EmptyDomain);
+        }
+        self.post_arith(Extremum::new(xs, y, false))
+    }
+
+    /// Requires `z = table[i]` (0-based; an index outside the table is no solution).
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let i = model.new_var(-1..=5)?;
+    /// let z = model.new_var(0..=100)?;
+    /// model.element(&[10, 20, 10], i, z)?;
+    /// assert_eq!(Solver::new(&model).count(None).count, 3);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `i == z`.
+    pub fn element(&mut self, table: &[i32], i: VarId, z: VarId) -> Result<(), ModelError> {
+        self.post_arith(Element::new(table, i, z))
+    }
+
+    /// Requires `coeffs[0]·vars[0] + … ≠ rhs`.
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`],
+    /// [`ModelError::CoefficientsLengthMismatch`].
+    pub fn linear_not_equal(
+        &mut self,
+        vars: &[VarId],
+        coeffs: &[i32],
+        rhs: i64,
+    ) -> Result<(), ModelError> {
+        if vars.len() != coeffs.len() {
+            return Err(ModelError::CoefficientsLengthMismatch {
+                vars: vars.len(),
+                coeffs: coeffs.len(),
+            });
+        }
+        self.post_arith(LinearNotEqual::new(vars, coeffs, rhs))
+    }
+
+    /// `z = f(x, y)`, or `z = f(x, x)` through `square` when `x == y`.
+    fn function(
+        &mut self,
+        x: VarId,
+        y: VarId,
+        z: VarId,
+        name: &'static str,
+        f: fn(i64, i64) -> Option<i64>,
+        square: fn(i64) -> Option<i64>,
+    ) -> Result<(), ModelError> {
+        if x == y {
+            return self.post_arith(Unary::new(name, x, z, square));
+        }
+        self.post_arith(Binary::new(name, x, y, z, f))
+    }
+
+    fn post_arith(&mut self, propagator: impl Propagator + 'static) -> Result<(), ModelError> {
+        self.check_vars(propagator.vars())?;
+        check_distinct(propagator.vars())?;
+        self.post_validated(Posted::Custom(Arc::new(propagator)));
+        Ok(())
+    }
+}
