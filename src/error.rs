@@ -17,6 +17,9 @@ pub enum ModelError {
         /// The limit, [`MAX_VARIABLES`](crate::MAX_VARIABLES).
         max: usize,
     },
+    /// A linear expression whose gathered coefficient or constant is too large.
+    #[error("a coefficient or constant of a linear expression is out of range")]
+    CoefficientOutOfRange,
     /// A knapsack with a negative weight, profit or item value.
     #[error("a knapsack needs non-negative weights, profits and item values")]
     NegativeKnapsackTerm,

@@ -68,7 +68,10 @@ pub mod sudoku;
 
 pub use domain::{Domain, DomainView};
 pub use error::ModelError;
-pub use model::{Consistency, Model, Objective, Relation, Sense, VarId, MAX_VARIABLES};
+pub use model::{
+    Compare, Comparison, Consistency, LinearConstraint, LinearExpr, Model, Objective, Relation,
+    Sense, VarId, MAX_VARIABLES,
+};
 pub use propagator::{Conflict, Cost, Domains, Propagator, Strength, Watch};
 pub use search::{
     Count, CountStatus, Improvement, LastConflict, Optimum, Restarts, SearchStatus, Solution,

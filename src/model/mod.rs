@@ -5,6 +5,9 @@ use std::ops::RangeInclusive;
 use std::sync::{Arc, OnceLock};
 
 mod arithmetic;
+mod expr;
+
+pub use expr::{Compare, Comparison, LinearConstraint, LinearExpr};
 
 use crate::compiled::Compiled;
 use crate::domain::{Domain, MAX_DOMAIN_SPAN};
