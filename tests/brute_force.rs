@@ -52,7 +52,8 @@ impl Instance {
                     consistency,
                 } => {
                     let ids: Vec<VarId> = vs.iter().map(|&i| vars[i]).collect();
-                    m.all_different_with(&ids, offsets, *consistency).unwrap();
+                    m.all_different_offset_with(&ids, offsets, *consistency)
+                        .unwrap();
                 }
                 Spec::NotEqual { x, y, offset } => {
                     m.not_equal_offset(vars[*x], vars[*y], *offset).unwrap()
@@ -503,8 +504,7 @@ impl Latin {
             }
         }
         for g in &groups {
-            m.all_different_with(g, &vec![0; g.len()], consistency)
-                .unwrap();
+            m.all_different_with(g, consistency).unwrap();
         }
         if compile_first {
             drop(Solver::new(&m));

@@ -339,12 +339,11 @@ fn node_limit_on_solve_reports_stopped() {
 fn latin_square(n: usize, consistency: bitcsp::Consistency) -> (Model, Vec<VarId>) {
     let mut m = Model::new();
     let cells = m.new_vars(n * n, 1..=n as i32).unwrap();
-    let zeros = vec![0; n];
     for i in 0..n {
         let row: Vec<VarId> = (0..n).map(|j| cells[i * n + j]).collect();
         let col: Vec<VarId> = (0..n).map(|j| cells[j * n + i]).collect();
-        m.all_different_with(&row, &zeros, consistency).unwrap();
-        m.all_different_with(&col, &zeros, consistency).unwrap();
+        m.all_different_with(&row, consistency).unwrap();
+        m.all_different_with(&col, consistency).unwrap();
     }
     (m, cells)
 }

@@ -258,3 +258,20 @@ fn a_variable_may_appear_twice_in_a_sum() {
     let solution = Solver::new(&m).solve().solution().expect("x = 2");
     assert_eq!(solution.value(x), 2);
 }
+
+#[path = "../examples/magic_square.rs"]
+#[allow(dead_code)]
+mod magic_square;
+
+#[test]
+fn magic_squares_of_side_3_and_4_are_counted_exactly() {
+    // OEIS A006052 counts them up to rotation and reflection: 1 and 880, eight times over.
+    for (n, count) in [(3, 8), (4, 7_040)] {
+        let (model, _) = magic_square::model(n).expect("model");
+        assert_eq!(
+            bitcsp::Solver::new(&model).count(None).count,
+            count,
+            "side {n}"
+        );
+    }
+}

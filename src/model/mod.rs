@@ -140,14 +140,35 @@ impl Model {
         vars: &[VarId],
         offsets: &[i32],
     ) -> Result<(), ModelError> {
-        self.all_different_with(vars, offsets, Consistency::Fast)
+        self.all_different_offset_with(vars, offsets, Consistency::Fast)
+    }
+
+    /// As [`Model::all_different`], with the propagation strength chosen.
+    ///
+    /// ```
+    /// use bitcsp::{Consistency, Model, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_vars(3, 1..=3)?;
+    /// model.all_different_with(&x, Consistency::Domain)?;
+    /// assert_eq!(Solver::new(&model).count(None).count, 6);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Model::all_different`].
+    pub fn all_different_with(
+        &mut self,
+        vars: &[VarId],
+        consistency: Consistency,
+    ) -> Result<(), ModelError> {
+        self.all_different_offset_with(vars, &vec![0; vars.len()], consistency)
     }
 
     /// As [`Model::all_different_offset`], with the propagation strength chosen.
     ///
     /// # Errors
     /// As [`Model::all_different_offset`].
-    pub fn all_different_with(
+    pub fn all_different_offset_with(
         &mut self,
         vars: &[VarId],
         offsets: &[i32],

@@ -71,7 +71,7 @@ fn build(board: &Board, consistency: Consistency) -> Result<Template, SudokuErro
     let cells = m.new_vars(n * n, 1..=top)?;
     for (_, unit) in board.units() {
         let vars: Vec<VarId> = unit.iter().map(|&i| cells[i]).collect();
-        m.all_different_with(&vars, &vec![0; vars.len()], consistency)?;
+        m.all_different_with(&vars, consistency)?;
     }
     Ok((m, cells))
 }

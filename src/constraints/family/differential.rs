@@ -77,7 +77,7 @@ fn random_model(layout: &Layout, keep: u64, strength: Consistency, random: &mut 
     for (group, offsets) in &layout.groups {
         let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
         model
-            .all_different_with(&group, offsets, strength)
+            .all_different_offset_with(&group, offsets, strength)
             .expect("group");
     }
     model
