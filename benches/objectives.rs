@@ -3,7 +3,7 @@
 
 use std::hint::black_box;
 
-use bitcsp::{Model, Solver};
+use bitcsp::{Model, Solver, VariableOrder};
 use criterion::{criterion_group, criterion_main, Criterion};
 
 #[path = "../examples/golomb.rs"]
@@ -48,7 +48,11 @@ fn bench_objectives(c: &mut Criterion) {
     });
     let (model, _) = golomb::model(8, 64).expect("golomb");
     group.bench_function("golomb_8", |b| {
-        b.iter(|| Solver::new(black_box(&model)).optimize())
+        b.iter(|| {
+            Solver::new(black_box(&model))
+                .set_variable_order(VariableOrder::InputOrder)
+                .optimize()
+        })
     });
     group.finish();
 }
