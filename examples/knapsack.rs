@@ -33,6 +33,9 @@ fn parse(text: &str) -> Result<(i64, Vec<(i32, i32)>), String> {
     let [n, capacity] = header[..] else {
         return Err("line 1: expected `n capacity`".into());
     };
+    if capacity < 0 {
+        return Err("line 1: the capacity is negative".into());
+    }
     let mut items = Vec::new();
     for line in lines {
         let number = line.0 + 1;
@@ -74,7 +77,13 @@ fn main() -> ExitCode {
         let take = model.new_vars(items.len(), 0..=1)?;
         let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
         let values: Vec<i32> = items.iter().map(|i| i.1).collect();
-        let top = |x: i64| i32::try_from(x).map_err(|_| bitcsp::ModelError::EmptyDomain);
+        // A capacity or a total value past i32 spans more values than a domain may hold.
+        let top = |x: i64| {
+            i32::try_from(x).map_err(|_| bitcsp::ModelError::DomainTooLarge {
+                span: x.unsigned_abs(),
+                max: bitcsp::domain::MAX_DOMAIN_SPAN,
+            })
+        };
         let weight = model.new_var(0..=top(capacity)?)?;
         let total = values.iter().map(|&v| i64::from(v)).sum::<i64>();
         let value = model.new_var(0..=top(total)?)?;
