@@ -3,6 +3,8 @@
 
 use std::collections::BinaryHeap;
 
+use fixedbitset::FixedBitSet;
+
 use super::graph::Graph;
 use super::watch::Watch;
 use crate::StopReason;
@@ -19,7 +21,8 @@ pub(crate) fn dsatur_watched(graph: &Graph, watch: &Watch) -> Result<Vec<usize>,
     let n = graph.num_vertices();
     const NONE: usize = usize::MAX;
     let mut color = vec![NONE; n];
-    let mut seen: Vec<Vec<u64>> = vec![Vec::new(); n];
+    // Each vertex's neighbours' colors: a growable general-purpose set.
+    let mut seen: Vec<FixedBitSet> = vec![FixedBitSet::new(); n];
     let mut saturation = vec![0usize; n];
     let mut uncolored_degree: Vec<usize> = (0..n).map(|v| graph.degree(v)).collect();
     let mut heap: BinaryHeap<(usize, usize, std::cmp::Reverse<usize>)> = (0..n)
@@ -32,7 +35,7 @@ pub(crate) fn dsatur_watched(graph: &Graph, watch: &Watch) -> Result<Vec<usize>,
         if color[v] != NONE || sat != saturation[v] || deg != uncolored_degree[v] {
             continue; // a stale entry: a fresher one is in the heap
         }
-        let c = first_free(&seen[v]);
+        let c = seen[v].zeroes().next().unwrap_or(seen[v].len());
         color[v] = c;
         for &u in graph.neighbours(v) {
             let u = u as usize;
@@ -40,27 +43,16 @@ pub(crate) fn dsatur_watched(graph: &Graph, watch: &Watch) -> Result<Vec<usize>,
                 continue;
             }
             uncolored_degree[u] -= 1;
-            let (word, bit) = (c / 64, 1u64 << (c % 64));
-            if seen[u].len() <= word {
-                seen[u].resize(word + 1, 0);
+            if seen[u].len() <= c {
+                seen[u].grow(c + 1);
             }
-            if seen[u][word] & bit == 0 {
-                seen[u][word] |= bit;
+            if !seen[u].put(c) {
                 saturation[u] += 1;
             }
             heap.push((saturation[u], uncolored_degree[u], std::cmp::Reverse(u)));
         }
     }
     Ok(color)
-}
-
-fn first_free(used: &[u64]) -> usize {
-    for (k, &w) in used.iter().enumerate() {
-        if w != u64::MAX {
-            return k * 64 + (!w).trailing_zeros() as usize;
-        }
-    }
-    used.len() * 64
 }
 
 /// The number of colors a coloring uses (largest color + 1).
