@@ -46,13 +46,19 @@ impl Linear {
         &self.vars
     }
 
+    /// One scratch word per term: its bounds, read once per pass.
+    pub(crate) fn scratch_words(&self) -> usize {
+        self.vars.len()
+    }
+
     /// Narrows every variable's bounds until none moves (a narrowed bound can tighten
     /// the others), or fails when the bounds cannot reach the right-hand side. Kept out
     /// of the engine's dispatch loop, whose code the other models' speed depends on.
     #[inline(never)]
-    pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
+    pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        let terms = &mut scratch[..self.vars.len()];
         loop {
-            let (low, high) = self.sum_bounds(e)?;
+            let (low, high) = self.sum_bounds(e, terms)?;
             if self.at_most.is_some_and(|most| low > most)
                 || self.at_least.is_some_and(|least| high < least)
             {
@@ -63,15 +69,17 @@ impl Linear {
             // until nothing moves, when they are exact.
             let mut moved = false;
             for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
-                let (term_low, term_high) = self.term_bounds(e, i)?;
+                let (term_low, term_high) = unpack(terms[i], a);
                 // What this term may contribute, given the others' bounds.
                 let most = self.at_most.map(|most| most - (low - term_low));
                 let least = self.at_least.map(|least| least - (high - term_high));
-                // Dividing by a negative coefficient swaps the bounds.
-                let (lo, hi) = if a > 0 {
-                    (least.map(|l| ceil_div(l, a)), most.map(|m| floor_div(m, a)))
-                } else {
-                    (most.map(|m| ceil_div(m, a)), least.map(|l| floor_div(l, a)))
+                // Dividing by a negative coefficient swaps the bounds. Unit coefficients
+                // (differences, plain sums) need no division, which on `i128` is a call.
+                let (lo, hi) = match a {
+                    1 => (least, most),
+                    -1 => (most.map(|m| -m), least.map(|l| -l)),
+                    _ if a > 0 => (least.map(|l| ceil_div(l, a)), most.map(|m| floor_div(m, a))),
+                    _ => (most.map(|m| ceil_div(m, a)), least.map(|l| floor_div(l, a))),
                 };
                 moved |= e.restrict_range(x, lo, hi)?;
             }
@@ -81,30 +89,39 @@ impl Linear {
         }
     }
 
-    /// The smallest and largest values the whole sum can take within the bounds.
-    fn sum_bounds(&self, e: &Engine) -> Result<(i128, i128), Conflict> {
+    /// The smallest and largest values the whole sum can take within the bounds; each
+    /// variable's bounds are kept in `terms` (packed), so that the pass reads them once.
+    fn sum_bounds(&self, e: &Engine, terms: &mut [u64]) -> Result<(i128, i128), Conflict> {
         let (mut low, mut high) = (0, 0);
-        for i in 0..self.vars.len() {
-            let (l, h) = self.term_bounds(e, i)?;
+        for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
+            let (min, max) = match (e.store.min(x), e.store.max(x)) {
+                (Some(min), Some(max)) => (min, max),
+                _ => return Err(Conflict),
+            };
+            terms[i] = pack(min, max);
+            let (l, h) = unpack(terms[i], a);
             low += l;
             high += h;
         }
         Ok((low, high))
     }
+}
 
-    /// The smallest and largest values of term `i`.
-    fn term_bounds(&self, e: &Engine, i: usize) -> Result<(i128, i128), Conflict> {
-        let x = self.vars[i];
-        let (min, max) = match (e.store.min(x), e.store.max(x)) {
-            (Some(min), Some(max)) => (i128::from(min), i128::from(max)),
-            _ => return Err(Conflict),
-        };
-        let a = self.coeffs[i];
-        Ok(if a > 0 {
-            (a * min, a * max)
-        } else {
-            (a * max, a * min)
-        })
+/// A variable's bounds in one word.
+fn pack(min: i32, max: i32) -> u64 {
+    u64::from(min as u32) << 32 | u64::from(max as u32)
+}
+
+/// The smallest and largest values of a term with coefficient `a` over packed bounds.
+fn unpack(word: u64, a: i128) -> (i128, i128) {
+    let (min, max) = (
+        i128::from((word >> 32) as u32 as i32),
+        i128::from(word as u32 as i32),
+    );
+    if a > 0 {
+        (a * min, a * max)
+    } else {
+        (a * max, a * min)
     }
 }
 

@@ -68,7 +68,7 @@ impl Propagate for Constraint {
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
-            Constraint::Linear(c) => c.propagate(engine),
+            Constraint::Linear(c) => c.propagate(engine, scratch),
             Constraint::Knapsack(c) => c.propagate(engine),
             Constraint::Custom(c) => c.propagate(engine),
         }
@@ -176,9 +176,9 @@ impl Constraint {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
+            Constraint::Linear(c) => c.scratch_words(),
             Constraint::NotEqual(_)
             | Constraint::LockedValues(_)
-            | Constraint::Linear(_)
             | Constraint::Knapsack(_)
             | Constraint::Custom(_) => 0,
         }
