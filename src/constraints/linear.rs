@@ -81,7 +81,12 @@ impl Linear {
                     _ if a > 0 => (least.map(|l| ceil_div(l, a)), most.map(|m| floor_div(m, a))),
                     _ => (most.map(|m| ceil_div(m, a)), least.map(|l| floor_div(l, a))),
                 };
-                moved |= e.restrict_range(x, lo, hi)?;
+                // Most passes tighten few bounds: skip the store when neither moves.
+                let (min, max) = bounds(terms[i]);
+                let tightens = lo.is_some_and(|l| l > min) || hi.is_some_and(|h| h < max);
+                if tightens {
+                    moved |= e.restrict_range(x, lo, hi)?;
+                }
             }
             if !moved {
                 return Ok(());
@@ -112,12 +117,17 @@ fn pack(min: i32, max: i32) -> u64 {
     u64::from(min as u32) << 32 | u64::from(max as u32)
 }
 
-/// The smallest and largest values of a term with coefficient `a` over packed bounds.
-fn unpack(word: u64, a: i128) -> (i128, i128) {
-    let (min, max) = (
+/// A variable's packed bounds.
+fn bounds(word: u64) -> (i128, i128) {
+    (
         i128::from((word >> 32) as u32 as i32),
         i128::from(word as u32 as i32),
-    );
+    )
+}
+
+/// The smallest and largest values of a term with coefficient `a` over packed bounds.
+fn unpack(word: u64, a: i128) -> (i128, i128) {
+    let (min, max) = bounds(word);
     if a > 0 {
         (a * min, a * max)
     } else {
