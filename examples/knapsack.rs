@@ -8,15 +8,40 @@
 
 use std::process::ExitCode;
 
-use bitcsp::{Model, Optimum, Solver};
+use bitcsp::{Model, ModelError, Optimum, Solver, VarId};
 
 const DEFAULT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/examples/data/knapsack_uncorrelated_40.txt"
 );
 
+/// The model: one 0/1 variable per item (returned), a `knapsack` constraint over the
+/// items' weights and values, and the value maximised.
+///
+/// # Errors
+/// [`ModelError::DomainTooLarge`] when the capacity or the total value does not fit an
+/// `i32`, and the errors of [`Model::knapsack`].
+pub fn model(capacity: i64, items: &[(i32, i32)]) -> Result<(Model, Vec<VarId>), ModelError> {
+    let mut model = Model::new();
+    let take = model.new_vars(items.len(), 0..=1)?;
+    let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
+    let values: Vec<i32> = items.iter().map(|i| i.1).collect();
+    let top = |x: i64| {
+        i32::try_from(x).map_err(|_| ModelError::DomainTooLarge {
+            span: x.unsigned_abs(),
+            max: bitcsp::domain::MAX_DOMAIN_SPAN,
+        })
+    };
+    let weight = model.new_var(0..=top(capacity)?)?;
+    let total = values.iter().map(|&v| i64::from(v)).sum::<i64>();
+    let value = model.new_var(0..=top(total)?)?;
+    model.knapsack(&take, &weights, weight, &values, value)?;
+    model.maximize(value)?;
+    Ok((model, take))
+}
+
 /// The capacity and the items (weight, value), or why the text is not an instance.
-fn parse(text: &str) -> Result<(i64, Vec<(i32, i32)>), String> {
+pub fn parse(text: &str) -> Result<(i64, Vec<(i32, i32)>), String> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -72,27 +97,9 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut model = Model::new();
-    let built = (|| {
-        let take = model.new_vars(items.len(), 0..=1)?;
-        let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
-        let values: Vec<i32> = items.iter().map(|i| i.1).collect();
-        // A capacity or a total value past i32 spans more values than a domain may hold.
-        let top = |x: i64| {
-            i32::try_from(x).map_err(|_| bitcsp::ModelError::DomainTooLarge {
-                span: x.unsigned_abs(),
-                max: bitcsp::domain::MAX_DOMAIN_SPAN,
-            })
-        };
-        let weight = model.new_var(0..=top(capacity)?)?;
-        let total = values.iter().map(|&v| i64::from(v)).sum::<i64>();
-        let value = model.new_var(0..=top(total)?)?;
-        model.knapsack(&take, &weights, weight, &values, value)?;
-        model.maximize(value)?;
-        Ok::<_, bitcsp::ModelError>(take)
-    })();
-    let take = match built {
-        Ok(take) => take,
+    let built = model(capacity, &items);
+    let (model, take) = match built {
+        Ok(built) => built,
         Err(e) => {
             eprintln!("{path}: {e}");
             return ExitCode::FAILURE;

@@ -58,6 +58,18 @@ pub(crate) fn take_first(bits: &mut [u64]) -> Option<usize> {
     Some(first)
 }
 
+/// Two `i32`s (a variable's bounds) in one word, for a propagator's scratch space.
+#[inline]
+pub(crate) fn pack_pair(lo: i32, hi: i32) -> u64 {
+    u64::from(lo as u32) << 32 | u64::from(hi as u32)
+}
+
+/// The pair [`pack_pair`] stored.
+#[inline]
+pub(crate) fn unpack_pair(word: u64) -> (i32, i32) {
+    ((word >> 32) as u32 as i32, word as u32 as i32)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +85,8 @@ mod tests {
         assert_eq!(singles_among(&[1, 6, 0, 8]), (0b1001, true));
         clear(&mut words);
         assert_eq!(words, [0, 0]);
+        for pair in [(i32::MIN, i32::MAX), (-1, 0), (7, -7)] {
+            assert_eq!(unpack_pair(pack_pair(pair.0, pair.1)), pair);
+        }
     }
 }

@@ -102,42 +102,39 @@ impl Domain {
         Ok(domain)
     }
 
+    /// The domain as a read-only view, which does the reading.
+    pub fn view(&self) -> DomainView<'_> {
+        DomainView::new(self.base, &self.words)
+    }
+
     /// The number of values in the domain.
     pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        self.view().len()
     }
 
     /// True when no value is left (the model is then unsatisfiable).
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.view().is_empty()
     }
 
     /// True when `value` is allowed.
     pub fn contains(&self, value: i32) -> bool {
-        match self.bit_of(value) {
-            Some(bit) => self.words[bit / 64] >> (bit % 64) & 1 == 1,
-            None => false,
-        }
+        self.view().contains(value)
     }
 
     /// The smallest value, or `None` when empty.
     pub fn min(&self) -> Option<i32> {
-        self.iter().next()
+        self.view().min()
     }
 
     /// The largest value, or `None` when empty.
     pub fn max(&self) -> Option<i32> {
-        self.iter().next_back()
+        self.view().max()
     }
 
     /// The values in ascending order.
     pub fn iter(&self) -> Values<'_> {
-        Values {
-            base: self.base,
-            words: &self.words,
-            front: 0,
-            back: self.words.len() * 64,
-        }
+        self.view().iter()
     }
 
     /// Removes `value`; does nothing when it is not in the domain.
@@ -151,10 +148,8 @@ impl Domain {
     pub fn restrict_to(&mut self, value: i32) {
         let keep = self.contains(value);
         self.words.iter_mut().for_each(|w| *w = 0);
-        if keep {
-            if let Some(bit) = self.bit_of(value) {
-                self.words[bit / 64] = 1 << (bit % 64);
-            }
+        if let Some(bit) = self.bit_of(value).filter(|_| keep) {
+            self.words[bit / 64] = 1 << (bit % 64);
         }
     }
 

@@ -59,6 +59,7 @@
 
 use std::fmt;
 
+use crate::domain::DomainView;
 pub use crate::propagate::Conflict;
 use crate::propagate::Engine;
 use crate::var::VarId;
@@ -178,13 +179,14 @@ impl<'a> Domains<'a> {
         self.engine.store.size(self.index(var))
     }
 
+    /// The current domain of `var`, read in place.
+    pub fn domain(&self, var: VarId) -> DomainView<'_> {
+        self.engine.store.view(self.index(var))
+    }
+
     /// Whether `var` can still take `value`.
     pub fn contains(&self, var: VarId, value: i32) -> bool {
-        let v = self.index(var);
-        self.engine
-            .store
-            .bit_of(v, i64::from(value))
-            .is_some_and(|(k, bit)| self.engine.store.words(v)[k] & bit != 0)
+        self.domain(var).contains(value)
     }
 
     /// The value of `var` if it is fixed.
@@ -194,12 +196,7 @@ impl<'a> Domains<'a> {
 
     /// The values `var` can still take, ascending.
     pub fn values(&self, var: VarId) -> impl Iterator<Item = i32> + '_ {
-        let v = self.index(var);
-        let base = self.engine.store.layout(v).base;
-        let words = self.engine.store.words(v);
-        words.iter().enumerate().flat_map(move |(k, &w)| {
-            crate::bits::set_bits(w).map(move |b| base.saturating_add((k * 64 + b) as i32))
-        })
+        self.domain(var).iter()
     }
 
     /// Removes `value` from `var` (nothing happens when it is not there).

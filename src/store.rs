@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crate::domain::Domain;
+use crate::domain::{Domain, DomainView};
 use crate::trail::Trail;
 
 /// Where one variable's words live and what value bit 0 stands for.
@@ -163,6 +163,11 @@ impl Store {
             }
             _ => self.min(var).unwrap_or_default(),
         }
+    }
+
+    /// The current domain of `var`, read in place.
+    pub(crate) fn view(&self, var: usize) -> DomainView<'_> {
+        DomainView::new(self.layout[var].base, self.words(var))
     }
 
     /// The smallest value of `var` (its value once fixed); `None` when empty.

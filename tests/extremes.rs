@@ -58,7 +58,7 @@ fn placed_range() -> impl Strategy<Value = (i32, i32)> {
     (extreme_i32(), 0..4i32).prop_map(|(lo, width)| (lo, lo.saturating_add(width)))
 }
 
-/// Solves `model` on a small node budget and checks any solution against `check`.
+/// Solves and counts `model` on a small node budget; neither may panic.
 fn solve_bounded(model: &Model) {
     let mut solver = Solver::new(model);
     solver.set_node_limit(Some(2_000));

@@ -109,23 +109,49 @@ fn knapsack_by_dp(items: &[(i32, i32)], capacity: i32) -> i64 {
     best[capacity as usize]
 }
 
+/// `n` random items (weights in `1..=max_weight`, values in `1..=max_value`) and a
+/// capacity of a `share`-th of their total weight.
+fn random_knapsack(
+    random: &mut Random,
+    n: usize,
+    (max_weight, max_value): (u64, u64),
+    share: i32,
+) -> (Vec<(i32, i32)>, i32) {
+    let items: Vec<(i32, i32)> = (0..n)
+        .map(|_| {
+            let weight = 1 + random.below(max_weight) as i32;
+            (weight, 1 + random.below(max_value) as i32)
+        })
+        .collect();
+    let capacity = items.iter().map(|i| i.0).sum::<i32>() / share;
+    (items, capacity)
+}
+
+/// The knapsack with plain sums: 0/1 items (returned), the weights' sum at most the
+/// capacity, the values' sum maximised.
+fn plain_knapsack(items: &[(i32, i32)], capacity: i32) -> (Model, Vec<VarId>) {
+    let mut model = Model::new();
+    let take = model.new_vars(items.len(), 0..=1).expect("items");
+    let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
+    let values: Vec<i32> = items.iter().map(|i| i.1).collect();
+    model
+        .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
+        .expect("capacity");
+    model.maximize_sum(&take, &values).expect("objective");
+    (model, take)
+}
+
+#[path = "../examples/knapsack.rs"]
+#[allow(dead_code)]
+mod knapsack;
+
 #[test]
 fn knapsacks_agree_with_dynamic_programming() {
     let mut random = Random::seeded(0x4B4E);
     for round in 0..60 {
         let n = 4 + random.below(11) as usize;
-        let items: Vec<(i32, i32)> = (0..n)
-            .map(|_| (1 + random.below(30) as i32, 1 + random.below(40) as i32))
-            .collect();
-        let capacity = items.iter().map(|i| i.0).sum::<i32>() / 2;
-        let mut model = Model::new();
-        let take = model.new_vars(n, 0..=1).expect("items");
-        let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
-        let values: Vec<i32> = items.iter().map(|i| i.1).collect();
-        model
-            .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
-            .expect("capacity");
-        model.maximize_sum(&take, &values).expect("objective");
+        let (items, capacity) = random_knapsack(&mut random, n, (30, 40), 2);
+        let (model, take) = plain_knapsack(&items, capacity);
         let Optimum::Optimal {
             solution,
             objective,
@@ -151,19 +177,8 @@ fn knapsacks_agree_with_dynamic_programming() {
 #[test]
 fn a_stopped_search_reports_its_best_and_a_proved_bound() {
     let mut random = Random::seeded(0x5709);
-    let n = 22;
-    let items: Vec<(i32, i32)> = (0..n)
-        .map(|_| (1 + random.below(30) as i32, 1 + random.below(40) as i32))
-        .collect();
-    let capacity = items.iter().map(|i| i.0).sum::<i32>() / 3;
-    let mut model = Model::new();
-    let take = model.new_vars(n, 0..=1).expect("items");
-    let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
-    let values: Vec<i32> = items.iter().map(|i| i.1).collect();
-    model
-        .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
-        .expect("capacity");
-    model.maximize_sum(&take, &values).expect("objective");
+    let (items, capacity) = random_knapsack(&mut random, 22, (30, 40), 3);
+    let (model, _) = plain_knapsack(&items, capacity);
     let optimum = knapsack_by_dp(&items, capacity);
     match Solver::new(&model).set_node_limit(Some(30)).optimize() {
         Optimum::Feasible {
@@ -232,18 +247,8 @@ fn the_parallel_optimum_is_the_sequential_one_whatever_the_threads() {
     }
     // A knapsack large enough to split and to prune across subproblems.
     let mut random = Random::seeded(0xD00D);
-    let items: Vec<(i32, i32)> = (0..16)
-        .map(|_| (1 + random.below(30) as i32, 1 + random.below(40) as i32))
-        .collect();
-    let capacity = items.iter().map(|i| i.0).sum::<i32>() / 2;
-    let mut model = Model::new();
-    let take = model.new_vars(items.len(), 0..=1).expect("items");
-    let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
-    let values: Vec<i32> = items.iter().map(|i| i.1).collect();
-    model
-        .weighted_sum(&take, &weights, Relation::AtMost, i64::from(capacity))
-        .expect("capacity");
-    model.maximize_sum(&take, &values).expect("objective");
+    let (items, capacity) = random_knapsack(&mut random, 16, (30, 40), 2);
+    let (model, _) = plain_knapsack(&items, capacity);
     let one = Solver::new(&model).optimize_parallel(1);
     let two = Solver::new(&model).optimize_parallel(2);
     assert_eq!(one, two);
@@ -325,22 +330,8 @@ fn knapsack_constraints_agree_with_dynamic_programming() {
     let mut random = Random::seeded(0xD9D9);
     for round in 0..40 {
         let n = 5 + random.below(26) as usize;
-        let items: Vec<(i32, i32)> = (0..n)
-            .map(|_| (1 + random.below(50) as i32, 1 + random.below(60) as i32))
-            .collect();
-        let capacity = items.iter().map(|i| i.0).sum::<i32>() / 3;
-        let mut model = Model::new();
-        let take = model.new_vars(n, 0..=1).expect("items");
-        let weights: Vec<i32> = items.iter().map(|i| i.0).collect();
-        let values: Vec<i32> = items.iter().map(|i| i.1).collect();
-        let weight = model.new_var(0..=capacity).expect("weight");
-        let value = model
-            .new_var(0..=values.iter().sum::<i32>())
-            .expect("value");
-        model
-            .knapsack(&take, &weights, weight, &values, value)
-            .expect("knapsack");
-        model.maximize(value).expect("objective");
+        let (items, capacity) = random_knapsack(&mut random, n, (50, 60), 3);
+        let (model, _) = knapsack::model(i64::from(capacity), &items).expect("model");
         let answer = Solver::new(&model).optimize();
         assert_eq!(
             answer.best().map(|b| b.1),

@@ -9,7 +9,14 @@
 //! (or smallest) value leaves the relaxation below `P`'s smallest value, that value goes.
 //! Weights and profits are non-negative and the items' values too (checked by the model).
 
+use crate::bits::{pack_pair, unpack_pair};
 use crate::propagate::{Conflict, Engine};
+
+/// An item's packed bounds.
+fn unpack(word: u64) -> (i64, i64) {
+    let (lo, hi) = unpack_pair(word);
+    (i64::from(lo), i64::from(hi))
+}
 
 /// The relaxation over items `vars` with `weights` and `profits`, capacity `capacity`
 /// and profit `profit` (store indices).
@@ -64,29 +71,35 @@ impl Knapsack {
         self.weights.len()
     }
 
+    /// One scratch word per item: its bounds during a pass.
+    pub(crate) fn scratch_words(&self) -> usize {
+        self.items()
+    }
+
     #[inline(never)]
-    pub(crate) fn propagate(&self, e: &mut Engine) -> Result<(), Conflict> {
+    pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let n = self.items();
         let (capacity, profit) = (self.vars[n], self.vars[n + 1]);
+        let bounds = &mut scratch[..n];
         loop {
-            let bounds = self.item_bounds(e)?;
+            self.item_bounds(e, bounds)?;
             let room = i64::from(e.store.max(capacity).ok_or(Conflict)?);
-            let best = self.relaxation(&bounds, room, None).ok_or(Conflict)?;
+            let best = self.relaxation(bounds, room, None).ok_or(Conflict)?;
             let mut moved = e.restrict_range(profit, None, Some(i128::from(best)))?;
             let need = i64::from(e.store.min(profit).ok_or(Conflict)?);
             for i in 0..n {
-                let (lo, hi) = bounds[i];
+                let (lo, hi) = unpack(bounds[i]);
                 if lo == hi {
                     continue;
                 }
                 if self
-                    .relaxation(&bounds, room, Some((i, hi)))
+                    .relaxation(bounds, room, Some((i, hi)))
                     .is_none_or(|b| b < need)
                 {
                     moved |= e.restrict_range(self.vars[i], None, Some(i128::from(hi) - 1))?;
                 }
                 if self
-                    .relaxation(&bounds, room, Some((i, lo)))
+                    .relaxation(bounds, room, Some((i, lo)))
                     .is_none_or(|b| b < need)
                 {
                     moved |= e.restrict_range(self.vars[i], Some(i128::from(lo) + 1), None)?;
@@ -98,29 +111,24 @@ impl Knapsack {
         }
     }
 
-    /// Each item's smallest and largest value.
-    fn item_bounds(&self, e: &Engine) -> Result<Vec<(i64, i64)>, Conflict> {
-        self.vars[..self.items()]
-            .iter()
-            .map(|&x| match (e.store.min(x), e.store.max(x)) {
-                (Some(lo), Some(hi)) => Ok((i64::from(lo), i64::from(hi))),
-                _ => Err(Conflict),
-            })
-            .collect()
+    /// Each item's smallest and largest value, packed into `bounds`.
+    fn item_bounds(&self, e: &Engine, bounds: &mut [u64]) -> Result<(), Conflict> {
+        for (slot, &x) in bounds.iter_mut().zip(&self.vars) {
+            match (e.store.min(x), e.store.max(x)) {
+                (Some(lo), Some(hi)) => *slot = pack_pair(lo, hi),
+                _ => return Err(Conflict),
+            }
+        }
+        Ok(())
     }
 
     /// The best profit of the fractional filling of `room` within `bounds`, with item
     /// `fixed.0` held at `fixed.1` if given (rounded down); `None` when even the smallest
     /// values do not fit.
-    fn relaxation(
-        &self,
-        bounds: &[(i64, i64)],
-        room: i64,
-        fixed: Option<(usize, i64)>,
-    ) -> Option<i64> {
+    fn relaxation(&self, bounds: &[u64], room: i64, fixed: Option<(usize, i64)>) -> Option<i64> {
         let bound = |i: usize| match fixed {
             Some((f, v)) if f == i => (v, v),
-            _ => bounds[i],
+            _ => unpack(bounds[i]),
         };
         let mut left = i128::from(room);
         let mut total: i128 = 0;

@@ -7,6 +7,7 @@
 //! with `IPL_BND`, MiniCP's `Sum`). Arithmetic is in `i128`: a term is at most
 //! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow.
 
+use crate::bits::{pack_pair, unpack_pair};
 use crate::posted::Relation;
 use crate::propagate::{Conflict, Engine};
 
@@ -103,7 +104,7 @@ impl Linear {
                 (Some(min), Some(max)) => (min, max),
                 _ => return Err(Conflict),
             };
-            terms[i] = pack(min, max);
+            terms[i] = pack_pair(min, max);
             let (l, h) = unpack(terms[i], a);
             low += l;
             high += h;
@@ -112,17 +113,10 @@ impl Linear {
     }
 }
 
-/// A variable's bounds in one word.
-fn pack(min: i32, max: i32) -> u64 {
-    u64::from(min as u32) << 32 | u64::from(max as u32)
-}
-
 /// A variable's packed bounds.
 fn bounds(word: u64) -> (i128, i128) {
-    (
-        i128::from((word >> 32) as u32 as i32),
-        i128::from(word as u32 as i32),
-    )
+    let (min, max) = unpack_pair(word);
+    (i128::from(min), i128::from(max))
 }
 
 /// The smallest and largest values of a term with coefficient `a` over packed bounds.

@@ -69,7 +69,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
             Constraint::Linear(c) => c.propagate(engine, scratch),
-            Constraint::Knapsack(c) => c.propagate(engine),
+            Constraint::Knapsack(c) => c.propagate(engine, scratch),
             Constraint::Custom(c) => c.propagate(engine),
         }
     }
@@ -177,10 +177,8 @@ impl Constraint {
             Constraint::AllDifferent(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
             Constraint::Linear(c) => c.scratch_words(),
-            Constraint::NotEqual(_)
-            | Constraint::LockedValues(_)
-            | Constraint::Knapsack(_)
-            | Constraint::Custom(_) => 0,
+            Constraint::Knapsack(c) => c.scratch_words(),
+            Constraint::NotEqual(_) | Constraint::LockedValues(_) | Constraint::Custom(_) => 0,
         }
     }
 }

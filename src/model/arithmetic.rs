@@ -4,13 +4,9 @@
 //! by zero, a negative exponent or a result outside `i32` has no value, so the assignment
 //! that would need one is not a solution (never a panic, never a wrapped result).
 
-use std::sync::Arc;
-
-use super::{check_distinct, Model};
+use super::{check_coefficients, Model};
 use crate::constraints::arithmetic::{Binary, Element, Extremum, LinearNotEqual, Unary};
 use crate::error::ModelError;
-use crate::posted::Posted;
-use crate::propagator::Propagator;
 use crate::var::VarId;
 
 impl Model {
@@ -86,7 +82,7 @@ impl Model {
     /// # Errors
     /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `x == y`.
     pub fn abs(&mut self, x: VarId, y: VarId) -> Result<(), ModelError> {
-        self.post_arith(Unary::new("abs", x, y, |a| a.checked_abs()))
+        self.post(Unary::new("abs", x, y, |a| a.checked_abs()))
     }
 
     /// Requires `y` to be the smallest of `xs` (at least one).
@@ -98,7 +94,7 @@ impl Model {
         if xs.is_empty() {
             return Err(ModelError::EmptyDomain);
         }
-        self.post_arith(Extremum::new(xs, y, true))
+        self.post(Extremum::new(xs, y, true))
     }
 
     /// Requires `y` to be the largest of `xs` (at least one).
@@ -109,7 +105,7 @@ impl Model {
         if xs.is_empty() {
             return Err(ModelError::EmptyDomain);
         }
-        self.post_arith(Extremum::new(xs, y, false))
+        self.post(Extremum::new(xs, y, false))
     }
 
     /// Requires `z = table[i]` (0-based; an index outside the table is no solution).
@@ -127,7 +123,7 @@ impl Model {
     /// # Errors
     /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `i == z`.
     pub fn element(&mut self, table: &[i32], i: VarId, z: VarId) -> Result<(), ModelError> {
-        self.post_arith(Element::new(table, i, z))
+        self.post(Element::new(table, i, z))
     }
 
     /// Requires `coeffs[0]·vars[0] + … ≠ rhs`.
@@ -141,13 +137,8 @@ impl Model {
         coeffs: &[i32],
         rhs: i64,
     ) -> Result<(), ModelError> {
-        if vars.len() != coeffs.len() {
-            return Err(ModelError::CoefficientsLengthMismatch {
-                vars: vars.len(),
-                coeffs: coeffs.len(),
-            });
-        }
-        self.post_arith(LinearNotEqual::new(vars, coeffs, rhs))
+        check_coefficients(vars, coeffs)?;
+        self.post(LinearNotEqual::new(vars, coeffs, rhs))
     }
 
     /// `z = f(x, y)`, or `z = f(x, x)` through `square` when `x == y`.
@@ -161,15 +152,8 @@ impl Model {
         square: fn(i64) -> Option<i64>,
     ) -> Result<(), ModelError> {
         if x == y {
-            return self.post_arith(Unary::new(name, x, z, square));
+            return self.post(Unary::new(name, x, z, square));
         }
-        self.post_arith(Binary::new(name, x, y, z, f))
-    }
-
-    fn post_arith(&mut self, propagator: impl Propagator + 'static) -> Result<(), ModelError> {
-        self.check_vars(propagator.vars())?;
-        check_distinct(propagator.vars())?;
-        self.post_validated(Posted::Custom(Arc::new(propagator)));
-        Ok(())
+        self.post(Binary::new(name, x, y, z, f))
     }
 }

@@ -245,12 +245,7 @@ impl Model {
         relation: Relation,
         rhs: i64,
     ) -> Result<(), ModelError> {
-        if vars.len() != coeffs.len() {
-            return Err(ModelError::CoefficientsLengthMismatch {
-                vars: vars.len(),
-                coeffs: coeffs.len(),
-            });
-        }
+        check_coefficients(vars, coeffs)?;
         self.check_vars(vars)?;
         self.post_validated(Posted::Linear {
             vars: vars.to_vec(),
@@ -294,14 +289,8 @@ impl Model {
         profits: &[i32],
         profit: VarId,
     ) -> Result<(), ModelError> {
-        for list in [weights.len(), profits.len()] {
-            if list != items.len() {
-                return Err(ModelError::CoefficientsLengthMismatch {
-                    vars: items.len(),
-                    coeffs: list,
-                });
-            }
-        }
+        check_coefficients(items, weights)?;
+        check_coefficients(items, profits)?;
         self.check_vars(items)?;
         self.check_vars(&[capacity, profit])?;
         let negative_item = items
@@ -409,19 +398,15 @@ impl Model {
 
     /// A new variable equal to the weighted sum, over the range the sum can reach.
     fn sum_var(&mut self, vars: &[VarId], coeffs: &[i32]) -> Result<VarId, ModelError> {
-        if vars.len() != coeffs.len() {
-            return Err(ModelError::CoefficientsLengthMismatch {
-                vars: vars.len(),
-                coeffs: coeffs.len(),
-            });
-        }
+        check_coefficients(vars, coeffs)?;
         self.check_vars(vars)?;
-        let (mut lo, mut hi) = (0i64, 0i64);
+        // In i128: up to 2^28 terms of at most 2^62 each cannot overflow it.
+        let (mut lo, mut hi) = (0i128, 0i128);
         for (&v, &c) in vars.iter().zip(coeffs) {
             let d = &self.domains[v.index()];
             let (a, b) = (
-                i64::from(c) * i64::from(d.min().unwrap_or(0)),
-                i64::from(c) * i64::from(d.max().unwrap_or(0)),
+                i128::from(c) * i128::from(d.min().unwrap_or(0)),
+                i128::from(c) * i128::from(d.max().unwrap_or(0)),
             );
             lo += a.min(b);
             hi += a.max(b);
@@ -557,6 +542,18 @@ impl Model {
             });
         }
         Ok(())
+    }
+}
+
+/// One coefficient per variable.
+pub(super) fn check_coefficients(vars: &[VarId], coeffs: &[i32]) -> Result<(), ModelError> {
+    if vars.len() == coeffs.len() {
+        Ok(())
+    } else {
+        Err(ModelError::CoefficientsLengthMismatch {
+            vars: vars.len(),
+            coeffs: coeffs.len(),
+        })
     }
 }
 

@@ -559,8 +559,7 @@ impl Solver {
     /// model.
     pub fn domain(&self, var: VarId) -> Option<DomainView<'_>> {
         let v = var.index();
-        (v < self.engine.store.num_vars())
-            .then(|| DomainView::new(self.engine.store.layout(v).base, self.engine.store.words(v)))
+        (v < self.engine.store.num_vars()).then(|| self.engine.store.view(v))
     }
 
     /// Counts solutions, stopping once `limit` have been found (`None`: count them all).

@@ -2,6 +2,7 @@
 //! cannot take, leaves `i`; a value of `z` that no index left gives leaves `z`. Domain
 //! consistent.
 
+use super::filter_by_image;
 use crate::propagator::{Conflict, Domains, Propagator, Strength};
 use crate::var::VarId;
 
@@ -36,23 +37,11 @@ impl Propagator for Element {
 
     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
         let [i, z] = self.vars;
-        let indices: Vec<i32> = d.values(i).collect();
-        let mut images = Vec::new();
-        for k in indices {
-            let entry = usize::try_from(k).ok().and_then(|k| self.table.get(k));
-            match entry {
-                Some(&v) if d.contains(z, v) => images.push(v),
-                _ => d.remove(i, k)?,
-            }
-        }
-        images.sort_unstable();
-        let unsupported: Vec<i32> = d
-            .values(z)
-            .filter(|v| images.binary_search(v).is_err())
-            .collect();
-        for v in unsupported {
-            d.remove(z, v)?;
-        }
-        Ok(())
+        filter_by_image(d, i, z, |k| {
+            usize::try_from(k)
+                .ok()
+                .and_then(|k| self.table.get(k))
+                .copied()
+        })
     }
 }

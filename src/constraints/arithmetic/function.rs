@@ -4,6 +4,9 @@
 //! [`MAX_PAIRS`] combinations; beyond that, `z` is checked once the arguments are fixed
 //! (sound, and complete on complete assignments).
 
+use smallvec::SmallVec;
+
+use super::{filter_by_image, keep_only, Values};
 use crate::propagator::{Conflict, Domains, Propagator, Strength};
 use crate::var::VarId;
 
@@ -55,23 +58,7 @@ impl Propagator for Unary {
                 (None, _) => Ok(()),
             };
         }
-        let xs: Vec<i32> = d.values(x).collect();
-        let mut images = Vec::with_capacity(xs.len());
-        for a in xs {
-            match apply1(self.f, a) {
-                Some(v) if d.contains(z, v) => images.push(v),
-                _ => d.remove(x, a)?,
-            }
-        }
-        images.sort_unstable();
-        let unsupported: Vec<i32> = d
-            .values(z)
-            .filter(|v| images.binary_search(v).is_err())
-            .collect();
-        for v in unsupported {
-            d.remove(z, v)?;
-        }
-        Ok(())
+        filter_by_image(d, x, z, |a| apply1(self.f, a))
     }
 }
 
@@ -130,38 +117,31 @@ impl Propagator for Binary {
                 _ => Ok(()),
             };
         }
-        let xs: Vec<i32> = d.values(x).collect();
-        let ys: Vec<i32> = d.values(y).collect();
-        let mut x_ok = vec![false; xs.len()];
-        let mut y_ok = vec![false; ys.len()];
-        let mut images = Vec::new();
+        let xs: Values = d.values(x).collect();
+        let ys: Values = d.values(y).collect();
+        // Which values of x and y have a support, as bitsets (at most MAX_PAIRS values).
+        let mut x_ok: SmallVec<[u64; 1]> = SmallVec::from_elem(0, xs.len().div_ceil(64));
+        let mut y_ok: SmallVec<[u64; 1]> = SmallVec::from_elem(0, ys.len().div_ceil(64));
+        let mut images = Values::new();
         for (i, &a) in xs.iter().enumerate() {
             for (j, &b) in ys.iter().enumerate() {
                 if let Some(v) = apply2(self.f, a, b).filter(|&v| d.contains(z, v)) {
-                    x_ok[i] = true;
-                    y_ok[j] = true;
+                    x_ok[i / 64] |= 1 << (i % 64);
+                    y_ok[j / 64] |= 1 << (j % 64);
                     images.push(v);
                 }
             }
         }
         for (i, &a) in xs.iter().enumerate() {
-            if !x_ok[i] {
+            if x_ok[i / 64] >> (i % 64) & 1 == 0 {
                 d.remove(x, a)?;
             }
         }
         for (j, &b) in ys.iter().enumerate() {
-            if !y_ok[j] {
+            if y_ok[j / 64] >> (j % 64) & 1 == 0 {
                 d.remove(y, b)?;
             }
         }
-        images.sort_unstable();
-        let unsupported: Vec<i32> = d
-            .values(z)
-            .filter(|v| images.binary_search(v).is_err())
-            .collect();
-        for v in unsupported {
-            d.remove(z, v)?;
-        }
-        Ok(())
+        keep_only(d, z, images)
     }
 }

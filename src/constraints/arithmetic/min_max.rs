@@ -81,10 +81,10 @@ impl Propagator for Extremum {
             set_hi(d, x, y_hi)?;
         }
         let y_lo = lo(d, y);
-        let mut can: Vec<VarId> = xs.iter().copied().filter(|&x| hi(d, x) >= y_lo).collect();
-        match can.len() {
-            0 => Err(Conflict),
-            1 => set_lo(d, can.pop().ok_or(Conflict)?, y_lo),
+        let mut can = xs.iter().copied().filter(|&x| hi(d, x) >= y_lo);
+        match (can.next(), can.next()) {
+            (None, _) => Err(Conflict),
+            (Some(only), None) => set_lo(d, only, y_lo),
             _ => Ok(()),
         }
     }

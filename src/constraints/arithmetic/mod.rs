@@ -12,3 +12,43 @@ pub(crate) use element::Element;
 pub(crate) use function::{Binary, Unary};
 pub(crate) use linear_ne::LinearNotEqual;
 pub(crate) use min_max::Extremum;
+
+use smallvec::SmallVec;
+
+use crate::propagator::{Conflict, Domains};
+use crate::var::VarId;
+
+/// Values gathered during a run: on the stack while there are few.
+type Values = SmallVec<[i32; 64]>;
+
+/// Keeps the values `a` of `x` whose image `f(a)` is a value of `z`, then the values of
+/// `z` that are such an image: `z = f(x)` made domain consistent.
+fn filter_by_image(
+    d: &mut Domains<'_>,
+    x: VarId,
+    z: VarId,
+    f: impl Fn(i32) -> Option<i32>,
+) -> Result<(), Conflict> {
+    let xs: Values = d.values(x).collect();
+    let mut images = Values::new();
+    for a in xs {
+        match f(a) {
+            Some(v) if d.contains(z, v) => images.push(v),
+            _ => d.remove(x, a)?,
+        }
+    }
+    keep_only(d, z, images)
+}
+
+/// Removes from `z` every value that is not in `supported`.
+fn keep_only(d: &mut Domains<'_>, z: VarId, mut supported: Values) -> Result<(), Conflict> {
+    supported.sort_unstable();
+    let unsupported: Values = d
+        .values(z)
+        .filter(|v| supported.binary_search(v).is_err())
+        .collect();
+    for v in unsupported {
+        d.remove(z, v)?;
+    }
+    Ok(())
+}
