@@ -29,7 +29,7 @@ pub fn model(capacity: i64, items: &[(i32, i32)]) -> Result<(Model, Vec<VarId>),
     let top = |x: i64| {
         i32::try_from(x).map_err(|_| ModelError::DomainTooLarge {
             span: x.unsigned_abs(),
-            max: bitcsp::domain::MAX_DOMAIN_SPAN,
+            max: i32::MAX as u64,
         })
     };
     let weight = model.new_var(0..=top(capacity)?)?;

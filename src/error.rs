@@ -26,12 +26,13 @@ pub enum ModelError {
     /// A variable was given no values at all.
     #[error("empty domain: a variable needs at least one value")]
     EmptyDomain,
-    /// A domain spans more values than a bitset domain may hold.
-    #[error("domain spans {span} values, more than the maximum of {max}")]
+    /// A range of values wider than the engine can represent: the values a sum can reach
+    /// beyond `i32`, or a model parameter above its documented maximum.
+    #[error("a range of {span} values, more than the maximum of {max}")]
     DomainTooLarge {
         /// Largest value minus smallest value, plus one.
         span: u64,
-        /// The limit, [`MAX_DOMAIN_SPAN`](crate::domain::MAX_DOMAIN_SPAN).
+        /// The limit.
         max: u64,
     },
     /// A variable that does not belong to this model.
@@ -67,13 +68,5 @@ pub enum ModelError {
         vars: usize,
         /// Number of coefficients.
         coeffs: usize,
-    },
-    /// The values `x + c` of an all-different group spread over too wide a range.
-    #[error("all-different values span {span} integers, more than the maximum of {max}")]
-    GroupSpanTooLarge {
-        /// Largest shifted value minus the smallest, plus one.
-        span: u64,
-        /// The limit.
-        max: u64,
     },
 }

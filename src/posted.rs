@@ -74,6 +74,13 @@ pub(crate) enum Posted {
         capacity: VarId,
         profit: VarId,
     },
+    /// A wide variable takes one of `values` (`allowed`) or none of them: the gaps of its
+    /// domain, which the solver's interval does not hold.
+    WideMember {
+        var: VarId,
+        values: Vec<i32>,
+        allowed: bool,
+    },
     /// A propagator of the user's own.
     Custom(Arc<dyn Propagator>),
 }

@@ -478,6 +478,11 @@ impl Engine {
     /// with its wake-ups (see `cargo bench --bench sudoku -- reused`).
     pub(crate) fn assign_after_reset(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         debug_assert!(self.queue.queued.iter().all(|&q| q), "not just reset");
+        if self.store.is_wide(var) {
+            return self
+                .narrow_wide_quietly(var, Some(i128::from(value)), Some(i128::from(value)))
+                .map(|_| ());
+        }
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
         for j in 0..self.store.layout(var).len as usize {
             self.narrow_word_quietly(var, j, if j == k { bit } else { 0 });
@@ -488,23 +493,35 @@ impl Engine {
         }
     }
 
-    /// Removes `value` from `var`.
+    /// Removes `value` from `var` (from a wide variable only when it is one of its bounds:
+    /// a wide domain keeps no holes, so the constraint that asked must check the value again
+    /// once the variable is fixed, as every propagator does).
+    #[inline]
     pub(crate) fn remove(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
-        if let Some((k, bit)) = self.store.bit_of(var, value) {
-            if self.is_one_word(var) {
-                return self.remove_mask(var, bit);
+        let layout = self.store.layout(var);
+        if layout.len == 1 {
+            let offset = value - i64::from(layout.base);
+            if (0..64).contains(&offset) {
+                return self.remove_mask(var, 1 << offset);
             }
+            return Ok(());
+        }
+        self.remove_from_several_words(var, value)
+    }
+
+    /// [`Engine::remove`] for a domain of several words, bitset or wide: outlined, so
+    /// that the one-word path stays small enough to inline into the search loop.
+    #[inline(never)]
+    fn remove_from_several_words(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
+        if self.store.is_wide(var) {
+            return self.remove_wide_bound(var, value);
+        }
+        if let Some((k, bit)) = self.store.bit_of(var, value) {
             if self.narrow_word_quietly(var, k, !bit) {
                 return self.changed(var);
             }
         }
         Ok(())
-    }
-
-    /// True when the domain of `var` is one word.
-    #[inline]
-    fn is_one_word(&self, var: usize) -> bool {
-        self.store.layout(var).len == 1
     }
 
     /// Removes the values of `mask` from the one-word domain of `var`.
@@ -521,6 +538,13 @@ impl Engine {
         hi: Option<i128>,
     ) -> Result<bool, Conflict> {
         let layout = self.store.layout(var);
+        if layout.wide {
+            let changed = self.narrow_wide_quietly(var, lo, hi)?;
+            if changed {
+                self.changed(var)?;
+            }
+            return Ok(changed);
+        }
         let base = i128::from(layout.base);
         let mut changed = false;
         for k in 0..layout.len as usize {
@@ -545,10 +569,19 @@ impl Engine {
 
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
-        let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
-        if self.is_one_word(var) {
-            return self.set_one_word(var, self.store.first_word(var) & bit);
+        let layout = self.store.layout(var);
+        if layout.len == 1 {
+            let offset = value - i64::from(layout.base);
+            if !(0..64).contains(&offset) {
+                return Err(Conflict);
+            }
+            return self.set_one_word(var, self.store.first_word(var) & 1 << offset);
         }
+        if layout.wide {
+            let value = Some(i128::from(value));
+            return self.restrict_range(var, value, value).map(|_| ());
+        }
+        let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
         let mut changed = false;
         for j in 0..self.store.layout(var).len as usize {
             let keep = if j == k { bit } else { 0 };
@@ -559,6 +592,55 @@ impl Engine {
         } else {
             Ok(())
         }
+    }
+
+    /// Removes `value` from a wide `var` when it is a bound.
+    #[inline]
+    fn remove_wide_bound(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
+        let layout = self.store.layout(var);
+        let Ok(offset) = u64::try_from(value - i64::from(layout.base)) else {
+            return Ok(());
+        };
+        let (lo, hi) = self.store.wide_offsets(var);
+        let at = layout.start as usize;
+        if offset == lo {
+            if lo >= hi {
+                return Err(Conflict);
+            }
+            self.store.write_at(at, lo + 1);
+            self.wake(var, lo + 1 == hi);
+        } else if offset == hi {
+            if lo >= hi {
+                return Err(Conflict);
+            }
+            self.store.write_at(at + 1, hi - 1);
+            self.wake(var, lo == hi - 1);
+        }
+        Ok(())
+    }
+
+    /// Intersects the wide domain of `var` with `lo..=hi` without waking anyone; true when
+    /// a bound moved, a conflict when nothing is left.
+    fn narrow_wide_quietly(
+        &mut self,
+        var: usize,
+        lo: Option<i128>,
+        hi: Option<i128>,
+    ) -> Result<bool, Conflict> {
+        let layout = self.store.layout(var);
+        let (old_lo, old_hi) = self.store.wide_offsets(var);
+        let base = i128::from(layout.base);
+        let new_lo = lo.map_or(old_lo, |lo| (lo - base).max(i128::from(old_lo)) as u64);
+        let new_hi = hi.map_or(i128::from(old_hi), |hi| (hi - base).min(i128::from(old_hi)));
+        if new_hi < i128::from(new_lo) {
+            return Err(Conflict);
+        }
+        let new_hi = new_hi as u64;
+        let at = layout.start as usize;
+        let changed = new_lo != old_lo || new_hi != old_hi;
+        self.store.write_at(at, new_lo);
+        self.store.write_at(at + 1, new_hi);
+        Ok(changed)
     }
 
     #[inline]

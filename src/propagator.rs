@@ -199,15 +199,19 @@ impl<'a> Domains<'a> {
         self.domain(var).iter()
     }
 
-    /// Removes `value` from `var` (nothing happens when it is not there).
+    /// Removes `value` from `var` (nothing happens when it is not there). A wide domain
+    /// (see [`MAX_BITSET_SPAN`](crate::domain::MAX_BITSET_SPAN)) keeps only its bounds, so
+    /// from one of those only a bound is removed; a propagator checks its relation again
+    /// once the variables are fixed, which makes this sound.
     ///
     /// # Errors
     /// [`Conflict`] when the domain becomes empty.
     pub fn remove(&mut self, var: VarId, value: i32) -> Result<(), Conflict> {
         if self.contains(var, value) {
-            self.narrowed = true;
+            let before = self.size(var);
             let v = self.index(var);
             self.engine.remove(v, i64::from(value))?;
+            self.narrowed |= self.size(var) != before;
         }
         Ok(())
     }

@@ -2,10 +2,13 @@
 //! with trail-based undo.
 //!
 //! One flat `Vec<u64>` keeps the whole search state in a few cache lines (81 words for a
-//! Sudoku) and lets the trail address any word by a single index.
+//! Sudoku) and lets the trail address any word by a single index. A wide domain (see
+//! [`MAX_BITSET_SPAN`](crate::domain::MAX_BITSET_SPAN)) is two words: its bounds, as
+//! offsets from its base, undone like any other word.
 
 use std::sync::Arc;
 
+use crate::bits::is_single;
 use crate::domain::{Domain, DomainView};
 use crate::trail::Trail;
 
@@ -15,6 +18,9 @@ pub(crate) struct Layout {
     pub(crate) start: u32,
     pub(crate) len: u32,
     pub(crate) base: i32,
+    /// The two words are the bounds `lo - base` and `hi - base` (empty when `lo > hi`),
+    /// not a bitset.
+    pub(crate) wide: bool,
 }
 
 /// Domains of all variables, with undo.
@@ -40,8 +46,9 @@ impl Store {
             .map(|d| {
                 let l = Layout {
                     start,
-                    len: d.words().len() as u32,
+                    len: d.store_len() as u32,
                     base: d.base(),
+                    wide: d.is_wide(),
                 };
                 start += l.len;
                 l
@@ -59,10 +66,11 @@ impl Store {
         let total = layout.last().map_or(0, |l| (l.start + l.len) as usize) + aux;
         let mut words = Vec::with_capacity(total);
         for (d, l) in domains.iter().zip(layout.iter()) {
-            debug_assert!(d.words().len() == l.len as usize && d.base() == l.base);
+            debug_assert!(d.store_len() == l.len as usize && d.base() == l.base);
             // Most domains are one word: a push, where `extend_from_slice` calls `memcpy`.
             match d.words() {
                 &[w] => words.push(w),
+                [] => words.extend_from_slice(&d.store_words()),
                 several => words.extend_from_slice(several),
             }
         }
@@ -124,11 +132,25 @@ impl Store {
         match self.uniform_words() {
             // One word per variable: a search for a zero word.
             Some(words) => words[..self.num_vars()].contains(&0),
-            None => (0..self.num_vars()).any(|v| self.words(v).iter().all(|&w| w == 0)),
+            None => (0..self.num_vars()).any(|v| self.size(v) == 0),
         }
     }
 
-    /// The words of `var`.
+    /// True when `var` is kept as bounds rather than a bitset.
+    #[inline]
+    pub(crate) fn is_wide(&self, var: usize) -> bool {
+        self.layout[var].wide
+    }
+
+    /// The bounds of a wide `var` as offsets from its base, `(lo, hi)`; empty when
+    /// `lo > hi`.
+    #[inline]
+    pub(crate) fn wide_offsets(&self, var: usize) -> (u64, u64) {
+        let at = self.layout[var].start as usize;
+        (self.words[at], self.words[at + 1])
+    }
+
+    /// The words of `var` (for a wide variable, its two bound offsets).
     #[inline]
     pub(crate) fn words(&self, var: usize) -> &[u64] {
         let l = self.layout[var];
@@ -148,7 +170,63 @@ impl Store {
         if l.len == 1 {
             self.words[l.start as usize].count_ones()
         } else {
+            self.size_of_several_words(var)
+        }
+    }
+
+    /// [`Store::size`] of a domain of several words, bitset or wide.
+    #[inline(never)]
+    fn size_of_several_words(&self, var: usize) -> u32 {
+        let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            // Sizes saturate below u32::MAX, which the variable orders use as "no
+            // variable yet": only comparisons read the size of a wide domain.
+            if lo > hi {
+                0
+            } else {
+                (hi - lo + 1).min(u64::from(u32::MAX - 1)) as u32
+            }
+        } else {
             self.words(var).iter().map(|w| w.count_ones()).sum()
+        }
+    }
+
+    /// The value of `var` if it has exactly one left.
+    #[inline]
+    pub(crate) fn fixed_value(&self, var: usize) -> Option<i32> {
+        let l = self.layout[var];
+        if l.len == 1 {
+            let word = self.words[l.start as usize];
+            is_single(word).then(|| value_at(l.base, word.trailing_zeros() as usize))
+        } else if self.is_fixed(var) {
+            self.min(var)
+        } else {
+            None
+        }
+    }
+
+    /// True when `var` has exactly one value left.
+    #[inline]
+    pub(crate) fn is_fixed(&self, var: usize) -> bool {
+        let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            lo == hi
+        } else {
+            self.size(var) == 1
+        }
+    }
+
+    /// The smallest and largest values of `var`; `None` when empty.
+    #[inline]
+    pub(crate) fn bounds(&self, var: usize) -> Option<(i32, i32)> {
+        let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            (lo <= hi).then(|| (value_at(l.base, lo as usize), value_at(l.base, hi as usize)))
+        } else {
+            self.min(var).zip(self.max(var))
         }
     }
 
@@ -167,12 +245,23 @@ impl Store {
 
     /// The current domain of `var`, read in place.
     pub(crate) fn view(&self, var: usize) -> DomainView<'_> {
-        DomainView::new(self.layout[var].base, self.words(var))
+        let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            let base = i64::from(l.base);
+            DomainView::interval(base + lo as i64, base + hi as i64, &[])
+        } else {
+            DomainView::bits(l.base, self.words(var))
+        }
     }
 
     /// The smallest value of `var` (its value once fixed); `None` when empty.
     pub(crate) fn min(&self, var: usize) -> Option<i32> {
         let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            return (lo <= hi).then(|| value_at(l.base, lo as usize));
+        }
         self.words(var)
             .iter()
             .enumerate()
@@ -183,6 +272,10 @@ impl Store {
     /// The largest value of `var`; `None` when empty.
     pub(crate) fn max(&self, var: usize) -> Option<i32> {
         let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            return (lo <= hi).then(|| value_at(l.base, hi as usize));
+        }
         self.words(var)
             .iter()
             .enumerate()
@@ -196,15 +289,33 @@ impl Store {
         (0..self.num_vars()).map(|v| self.single_value(v)).collect()
     }
 
-    /// The word index inside `var` and the bit mask of `value`, if it lies in the bitset.
+    /// The word index inside `var` and the bit mask of `value`, if it lies in the bitset
+    /// (never for a wide variable).
     #[inline]
     pub(crate) fn bit_of(&self, var: usize, value: i64) -> Option<(usize, u64)> {
         let l = self.layout[var];
+        if l.wide {
+            return None;
+        }
         let offset = value - i64::from(l.base);
         if offset < 0 || offset >= 64 * i64::from(l.len) {
             return None;
         }
         Some(((offset / 64) as usize, 1u64 << (offset % 64)))
+    }
+
+    /// True when `value` is in the current domain of `var`.
+    #[inline]
+    pub(crate) fn contains(&self, var: usize, value: i64) -> bool {
+        let l = self.layout[var];
+        if l.wide {
+            let (lo, hi) = self.wide_offsets(var);
+            let offset = value - i64::from(l.base);
+            offset >= 0 && (lo..=hi).contains(&(offset as u64))
+        } else {
+            self.bit_of(var, value)
+                .is_some_and(|(k, bit)| self.words(var)[k] & bit != 0)
+        }
     }
 
     /// The `len` words from flat `index` on.

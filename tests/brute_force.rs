@@ -1,6 +1,6 @@
 //! The engine against exhaustive enumeration on small random models: same solution count,
-//! same set of solutions, for every strategy, on narrow and wide (multi-word) domains,
-//! with all-different, not-equal and (weighted) sum constraints.
+//! same set of solutions, for every strategy, on one-word, multi-word and interval (wide)
+//! domains, with all-different, not-equal and (weighted) sum constraints.
 
 use std::collections::BTreeSet;
 
@@ -34,7 +34,12 @@ enum Spec {
 struct Instance {
     domains: Vec<Vec<i32>>,
     constraints: Vec<Spec>,
+    /// Every domain made wide (kept as an interval by the solver) over the same values.
+    intervals: bool,
 }
+
+/// A value far from the instances' own: a domain holding it is wide.
+const FAR: i32 = 1_000_000;
 
 impl Instance {
     fn model(&self) -> (Model, Vec<VarId>) {
@@ -42,7 +47,7 @@ impl Instance {
         let vars: Vec<VarId> = self
             .domains
             .iter()
-            .map(|d| m.new_var_from_values(d).unwrap())
+            .map(|d| self.new_var(&mut m, d))
             .collect();
         for c in &self.constraints {
             match c {
@@ -72,6 +77,19 @@ impl Instance {
         (m, vars)
     }
 
+    /// A variable over `values`; with `intervals`, a wide domain over the same values: one
+    /// far value makes it wide, and removing it leaves the shape as it is.
+    fn new_var(&self, m: &mut Model, values: &[i32]) -> VarId {
+        if !self.intervals {
+            return m.new_var_from_values(values).unwrap();
+        }
+        let mut wide = values.to_vec();
+        wide.push(FAR);
+        let var = m.new_var_from_values(&wide).unwrap();
+        m.remove_value(var, FAR).unwrap();
+        var
+    }
+
     /// The same problem with every all-different replaced by pairwise not-equal.
     fn decomposed(&self) -> Instance {
         let mut constraints = Vec::new();
@@ -95,6 +113,7 @@ impl Instance {
         Instance {
             domains: self.domains.clone(),
             constraints,
+            intervals: self.intervals,
         }
     }
 
@@ -236,6 +255,7 @@ fn instance(
             .prop_map(|(domains, constraints)| Instance {
                 domains,
                 constraints,
+                intervals: false,
             })
     })
 }
@@ -284,6 +304,24 @@ proptest! {
         let expected = inst.brute_force();
         let found = engine_solutions(&inst, VariableOrder::MrvDegree, ValueOrder::MiddleOut);
         prop_assert_eq!(found.into_iter().collect::<BTreeSet<_>>(), expected);
+    }
+
+    #[test]
+    fn interval_domains_match_exhaustive_enumeration(inst in instance(6, -4..=4, -3..=3)) {
+        let inst = Instance { intervals: true, ..inst };
+        let expected = inst.brute_force();
+        for var in VARIABLE_ORDERS {
+            for val in VALUE_ORDERS {
+                let found = engine_solutions(&inst, var, val);
+                let set: BTreeSet<Vec<i32>> = found.iter().cloned().collect();
+                prop_assert_eq!(set.len(), found.len(), "a solution was reported twice");
+                prop_assert_eq!(&set, &expected, "{:?} {:?}", var, val);
+            }
+        }
+        let (model, _) = inst.model();
+        let mut restarted = Solver::new(&model);
+        restarted.set_restarts(Restarts::Luby { scale: 1 });
+        prop_assert_eq!(restarted.count(None).count, expected.len() as u64);
     }
 
     #[test]
@@ -384,6 +422,7 @@ fn queens_with_holes(n: usize, masks: &[u32]) -> Instance {
     Instance {
         domains,
         constraints,
+        intervals: false,
     }
 }
 
@@ -424,9 +463,16 @@ fn two_hundred_value_domains_match_brute_force() {
                 offset: 3,
             },
         ],
+        intervals: false,
     };
     let expected = inst.brute_force().len() as u64;
     let (model, _) = inst.model();
+    assert_eq!(Solver::new(&model).count(None).count, expected);
+    let wide = Instance {
+        intervals: true,
+        ..inst
+    };
+    let (model, _) = wide.model();
     assert_eq!(Solver::new(&model).count(None).count, expected);
 }
 

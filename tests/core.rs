@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bitcsp::{
-    CountStatus, Domain, LastConflict, Model, ModelError, Restarts, SolveResult, Solver,
-    StopReason, ValueOrder, VarId, VariableOrder,
+    CountStatus, LastConflict, Model, ModelError, Restarts, SolveResult, Solver, StopReason,
+    ValueOrder, VarId, VariableOrder,
 };
 
 /// N-Queens built directly on the core: row of the queen in each column.
@@ -250,8 +250,9 @@ fn every_model_error_variant_is_reported() {
     let (lo, hi) = (5, 4);
     assert_eq!(m.new_var(lo..=hi), Err(ModelError::EmptyDomain));
     assert_eq!(m.new_var_from_values(&[]), Err(ModelError::EmptyDomain));
+    let all = m.new_vars(2, i32::MIN..=i32::MAX).unwrap();
     assert!(matches!(
-        m.new_var(i32::MIN..=i32::MAX),
+        m.minimize_sum(&all, &[1, 1]),
         Err(ModelError::DomainTooLarge { .. })
     ));
     let v = m.new_vars(2, 0..=3).unwrap();
@@ -270,13 +271,6 @@ fn every_model_error_variant_is_reported() {
     assert!(matches!(
         m.all_different_offset(&v, &[1]),
         Err(ModelError::OffsetsLengthMismatch { .. })
-    ));
-    let far = m
-        .new_var_with_domain(Domain::from_values(&[-500_000, 500_000]).unwrap())
-        .unwrap();
-    assert!(matches!(
-        m.all_different_offset(&[v[0], far], &[i32::MAX, i32::MIN]),
-        Err(ModelError::GroupSpanTooLarge { .. })
     ));
     assert_eq!(
         m.weighted_sum(&v, &[1, 2, 3], bitcsp::Relation::Equal, 0),

@@ -78,18 +78,25 @@ fn check(case: &Case, cases: usize, seed: u64) {
             .map(|d| model.new_var_from_values(d))
             .collect::<Result<_, _>>()
             .expect("variables");
+        let drawn = random.0;
         let holds = (case.post)(&mut model, &vars, &mut random).expect("posted");
         let label = format!("{} round {round}: domains {domains:?}", case.name);
         let mut expected = brute_force(&domains, &*holds);
         expected.sort();
-        let mut found: Vec<Vec<i32>> = Solver::new(&model)
-            .solutions()
-            .map(|s| vars.iter().map(|&v| s.value(v)).collect())
-            .collect();
-        found.sort();
         assert_eq!(
-            found, expected,
+            sorted_solutions(&model, &vars),
+            expected,
             "{label}: solutions differ from brute force"
+        );
+        // The same constraint over wide domains of the same values (kept as intervals).
+        let mut wide = Model::new();
+        let wide_vars: Vec<VarId> = domains.iter().map(|d| wide_var(&mut wide, d)).collect();
+        let _same_predicate =
+            (case.post)(&mut wide, &wide_vars, &mut Random(drawn)).expect("posted");
+        assert_eq!(
+            sorted_solutions(&wide, &wide_vars),
+            expected,
+            "{label}: solutions over wide domains differ from brute force"
         );
         let mut solver = Solver::new(&model);
         if solver.propagate().is_err() {
@@ -154,6 +161,27 @@ fn check(case: &Case, cases: usize, seed: u64) {
             _ => {}
         }
     }
+}
+
+/// Every solution of `model`, as the values of `vars`, sorted.
+fn sorted_solutions(model: &Model, vars: &[VarId]) -> Vec<Vec<i32>> {
+    let mut found: Vec<Vec<i32>> = Solver::new(model)
+        .solutions()
+        .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+        .collect();
+    found.sort();
+    found
+}
+
+/// A variable over `values` whose domain is wide: one far value makes it so, and removing
+/// it keeps the shape.
+fn wide_var(model: &mut Model, values: &[i32]) -> VarId {
+    const FAR: i32 = 1 << 30;
+    let mut wide = values.to_vec();
+    wide.push(FAR);
+    let var = model.new_var_from_values(&wide).expect("wide variable");
+    model.remove_value(var, FAR).expect("far value removed");
+    var
 }
 
 /// `x < y` on bounds, which is bounds(Z) consistent.

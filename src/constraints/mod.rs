@@ -30,6 +30,8 @@ mod linear;
 mod locked_values;
 mod matching;
 mod not_equal;
+mod wide_all_different;
+mod wide_member;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::iter::repeat;
@@ -43,6 +45,8 @@ use knapsack::Knapsack;
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
 pub(crate) use not_equal::NotEqual;
+use wide_all_different::WideAllDifferent;
+use wide_member::WideMember;
 
 use crate::posted::{Consistency, Posted};
 use crate::propagate::{Conflict, Engine, Event, Propagate};
@@ -52,6 +56,8 @@ use crate::store::Store;
 #[derive(Clone, Debug)]
 pub(crate) enum Constraint {
     AllDifferent(AllDifferent),
+    WideAllDifferent(WideAllDifferent),
+    WideMember(WideMember),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
     Family(Box<Family>),
@@ -65,6 +71,8 @@ impl Propagate for Constraint {
     fn propagate(&self, engine: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         match self {
             Constraint::AllDifferent(c) => c.propagate(engine, scratch),
+            Constraint::WideAllDifferent(c) => c.propagate(engine, scratch),
+            Constraint::WideMember(c) => c.propagate(engine),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
@@ -78,6 +86,8 @@ impl Propagate for Constraint {
     fn vars(&self) -> &[usize] {
         match self {
             Constraint::AllDifferent(c) => c.vars(),
+            Constraint::WideAllDifferent(c) => c.vars(),
+            Constraint::WideMember(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
             Constraint::LockedValues(c) => c.vars(),
             Constraint::Family(c) => c.vars(),
@@ -92,6 +102,8 @@ impl Propagate for Constraint {
         match self {
             Constraint::AllDifferent(c) => c.event(),
             Constraint::LockedValues(_)
+            | Constraint::WideAllDifferent(_)
+            | Constraint::WideMember(_)
             | Constraint::Family(_)
             | Constraint::Linear(_)
             | Constraint::Knapsack(_) => Event::Change,
@@ -116,7 +128,10 @@ impl Propagate for Constraint {
     /// Whether it reads which of its variables others changed since it last ran
     /// ([`Engine::store_and_changes`]) instead of looking at all of them.
     fn keeps_changes(&self) -> bool {
-        matches!(self, Constraint::Family(_))
+        matches!(
+            self,
+            Constraint::Family(_) | Constraint::WideAllDifferent(_)
+        )
     }
 }
 
@@ -175,10 +190,14 @@ impl Constraint {
     pub(crate) fn scratch_words(&self) -> usize {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
+            Constraint::WideAllDifferent(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
             Constraint::Linear(c) => c.scratch_words(),
             Constraint::Knapsack(c) => c.scratch_words(),
-            Constraint::NotEqual(_) | Constraint::LockedValues(_) | Constraint::Custom(_) => 0,
+            Constraint::NotEqual(_)
+            | Constraint::WideMember(_)
+            | Constraint::LockedValues(_)
+            | Constraint::Custom(_) => 0,
         }
     }
 }
@@ -237,7 +256,14 @@ pub(crate) fn compile_with(
                 vars,
                 offsets,
                 consistency,
-            } => Constraint::AllDifferent(AllDifferent::new(store, vars, offsets, *consistency)),
+            } => {
+                let indices: Vec<usize> = vars.iter().map(|v| v.index()).collect();
+                if needs_values_not_bits(store, &indices, offsets) {
+                    Constraint::WideAllDifferent(WideAllDifferent::new(&indices, offsets))
+                } else {
+                    Constraint::AllDifferent(AllDifferent::new(store, vars, offsets, *consistency))
+                }
+            }
             Posted::NotEqual { x, y, offset } => {
                 Constraint::NotEqual(NotEqual::new(x.index(), y.index(), *offset))
             }
@@ -266,6 +292,11 @@ pub(crate) fn compile_with(
                     profit.index(),
                 ))
             }
+            Posted::WideMember {
+                var,
+                values,
+                allowed,
+            } => Constraint::WideMember(WideMember::new(var.index(), values, *allowed)),
             Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
         })
         .collect();
@@ -297,6 +328,25 @@ pub(crate) fn compile_with(
             .map(|(a, b)| Constraint::LockedValues(LockedValues::new(a, b))),
     );
     compiled
+}
+
+/// The widest value space, in bits, that an all-different group reasons on as a bitset.
+const MAX_GROUP_BITS: i64 = 4096;
+
+/// True when an all-different group has a wide variable, or a value space (the shifted
+/// values of all its variables) wider than [`MAX_GROUP_BITS`]: it then reasons on values.
+fn needs_values_not_bits(store: &Store, vars: &[usize], offsets: &[i32]) -> bool {
+    if vars.iter().any(|&v| store.is_wide(v)) {
+        return true;
+    }
+    let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+    for (&v, &c) in vars.iter().zip(offsets) {
+        let l = store.layout(v);
+        let base = i64::from(l.base) + i64::from(c);
+        lo = lo.min(base);
+        hi = hi.max(base + 64 * i64::from(l.len));
+    }
+    hi - lo > MAX_GROUP_BITS
 }
 
 /// A domain-consistent all-different: in a family it still runs on its own, for the

@@ -37,9 +37,5 @@ impl NotEqual {
 }
 
 fn fixed_value(e: &Engine, var: usize) -> Option<i64> {
-    if e.store.size(var) == 1 {
-        e.store.min(var).map(i64::from)
-    } else {
-        None
-    }
+    e.store.fixed_value(var).map(i64::from)
 }

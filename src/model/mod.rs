@@ -10,7 +10,7 @@ mod expr;
 pub use expr::{Compare, Comparison, LinearConstraint, LinearExpr};
 
 use crate::compiled::Compiled;
-use crate::domain::{Domain, MAX_DOMAIN_SPAN};
+use crate::domain::{Domain, WideGaps};
 use crate::error::ModelError;
 use crate::posted::Posted;
 pub use crate::posted::{Consistency, Objective, Relation, Sense};
@@ -73,8 +73,7 @@ impl Model {
     /// Adds a variable taking any value of `range`.
     ///
     /// # Errors
-    /// [`ModelError::EmptyDomain`] for an empty range, [`ModelError::DomainTooLarge`] for one
-    /// wider than [`MAX_DOMAIN_SPAN`].
+    /// [`ModelError::EmptyDomain`] for an empty range.
     pub fn new_var(&mut self, range: RangeInclusive<i32>) -> Result<VarId, ModelError> {
         self.new_var_with_domain(Domain::range(range)?)
     }
@@ -97,8 +96,19 @@ impl Model {
         }
         self.check_room(1)?;
         let id = VarId::new(self.domains.len() as u32); // below MAX_VARIABLES, so it fits
+        let gaps = domain.gaps().map(|gaps| match gaps {
+            WideGaps::Holes(holes) => (holes.to_vec(), false),
+            WideGaps::Only(values) => (values.to_vec(), true),
+        });
         self.domains.push(domain);
         self.structure_changed();
+        if let Some((values, allowed)) = gaps {
+            self.post_validated(Posted::WideMember {
+                var: id,
+                values,
+                allowed,
+            });
+        }
         Ok(id)
     }
 
@@ -121,8 +131,7 @@ impl Model {
     /// Requires the variables to take pairwise different values.
     ///
     /// # Errors
-    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`], or
-    /// [`ModelError::GroupSpanTooLarge`].
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`].
     pub fn all_different(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
         self.all_different_offset(vars, &vec![0; vars.len()])
     }
@@ -132,9 +141,7 @@ impl Model {
     ///
     /// # Errors
     /// [`ModelError::OffsetsLengthMismatch`] when the two slices differ in length,
-    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`], or
-    /// [`ModelError::GroupSpanTooLarge`] when the shifted values spread over more than
-    /// [`MAX_DOMAIN_SPAN`] integers.
+    /// [`ModelError::UnknownVariable`] or [`ModelError::DuplicateVariable`].
     pub fn all_different_offset(
         &mut self,
         vars: &[VarId],
@@ -182,7 +189,6 @@ impl Model {
         }
         self.check_vars(vars)?;
         check_distinct(vars)?;
-        self.check_group_span(vars, offsets)?;
         self.post_validated(Posted::AllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.to_vec(),
@@ -413,7 +419,7 @@ impl Model {
         }
         let too_large = |_| ModelError::DomainTooLarge {
             span: u64::try_from(hi - lo + 1).unwrap_or(u64::MAX),
-            max: MAX_DOMAIN_SPAN,
+            max: 1 << 32,
         };
         let lo = i32::try_from(lo).map_err(too_large)?;
         let hi = i32::try_from(hi).map_err(too_large)?;
@@ -443,7 +449,20 @@ impl Model {
     /// [`ModelError::UnknownVariable`].
     pub fn remove_value(&mut self, var: VarId, value: i32) -> Result<(), ModelError> {
         self.check_var(var)?;
-        self.domains[var.index()].remove(value);
+        let domain = &mut self.domains[var.index()];
+        // A wide domain's solver form is its bounds: a hole between them is a constraint.
+        let hole = domain.is_wide()
+            && domain.contains(value)
+            && domain.min() != Some(value)
+            && domain.max() != Some(value);
+        domain.remove(value);
+        if hole {
+            self.post_validated(Posted::WideMember {
+                var,
+                values: vec![value],
+                allowed: false,
+            });
+        }
         Ok(())
     }
 
@@ -520,28 +539,6 @@ impl Model {
                 count: self.domains.len(),
             })
         }
-    }
-
-    fn check_group_span(&self, vars: &[VarId], offsets: &[i32]) -> Result<(), ModelError> {
-        if vars.is_empty() {
-            return Ok(());
-        }
-        let mut lo = i64::MAX;
-        let mut hi = i64::MIN;
-        for (&v, &c) in vars.iter().zip(offsets) {
-            let d = &self.domains[v.index()];
-            let base = i64::from(d.base()) + i64::from(c);
-            lo = lo.min(base);
-            hi = hi.max(base + 64 * d.words().len() as i64 - 1);
-        }
-        let span = (hi - lo + 1).max(0) as u64;
-        if span > 2 * MAX_DOMAIN_SPAN {
-            return Err(ModelError::GroupSpanTooLarge {
-                span,
-                max: 2 * MAX_DOMAIN_SPAN,
-            });
-        }
-        Ok(())
     }
 }
 
@@ -630,13 +627,13 @@ mod tests {
     }
 
     #[test]
-    fn offsets_spreading_values_too_far_are_rejected() {
+    fn offsets_spreading_values_far_apart_reason_on_values() {
         let mut m = Model::new();
         let v = m.new_vars(2, 0..=5).unwrap();
-        assert!(matches!(
-            m.all_different_offset(&v, &[i32::MIN, i32::MAX]),
-            Err(ModelError::GroupSpanTooLarge { .. })
-        ));
+        m.all_different_offset(&v, &[i32::MIN, i32::MAX]).unwrap();
+        assert_eq!(crate::Solver::new(&m).count(None).count, 36);
+        m.all_different_offset(&v, &[0, 1]).unwrap();
+        assert_eq!(crate::Solver::new(&m).count(None).count, 36 - 5);
     }
 
     #[test]

@@ -370,6 +370,9 @@ pub(crate) enum ValueRule {
 /// The value of `var` to try first.
 #[inline]
 pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64 {
+    if store.is_wide(var) {
+        return wide_value(store, info, var, rule);
+    }
     let base = i64::from(store.layout(var).base);
     let bit = match rule {
         ValueRule::Random(random) => return random_value(store, var, random),
@@ -388,6 +391,26 @@ pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: Valu
     };
     // A variable chosen for branching has at least two values, so a bit is always found.
     base + bit.unwrap_or(0) as i64
+}
+
+/// The value of a wide `var` to try first: always one of its bounds, since the refutation
+/// `x != v` can only narrow a wide domain at a bound. The middle-out order takes the bound
+/// nearer the initial middle, a random choice either bound.
+#[cold]
+fn wide_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64 {
+    let base = i64::from(store.layout(var).base);
+    let (lo, hi) = store.wide_offsets(var);
+    let (lo, hi) = (lo as i64, hi as i64);
+    let high = match rule {
+        ValueRule::Random(random) => random & 1 == 1,
+        ValueRule::Ordered(ValueOrder::Ascending) => false,
+        ValueRule::Ordered(ValueOrder::Descending) => true,
+        ValueRule::Ordered(ValueOrder::MiddleOut) => {
+            let mid = i64::from(info.middle[var]);
+            hi - mid < mid - lo
+        }
+    };
+    base + if high { hi } else { lo }
 }
 
 /// A value of `var` chosen by `random` (uniform over its values up to the bias of a

@@ -60,15 +60,12 @@ enum State {
 
 fn state(store: &Store, (var, value): (u32, i64)) -> State {
     let var = var as usize;
-    match store.bit_of(var, value) {
-        Some((k, bit)) if store.words(var)[k] & bit != 0 => {
-            if store.size(var) == 1 {
-                State::Holds
-            } else {
-                State::Open
-            }
-        }
-        _ => State::Impossible,
+    if !store.contains(var, value) {
+        State::Impossible
+    } else if store.size(var) == 1 {
+        State::Holds
+    } else {
+        State::Open
     }
 }
 

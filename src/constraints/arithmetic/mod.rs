@@ -40,9 +40,19 @@ fn filter_by_image(
     keep_only(d, z, images)
 }
 
-/// Removes from `z` every value that is not in `supported`.
+/// Removes from `z` every value that is not in `supported`; from a domain of more than
+/// [`MAX_PAIRS`](function::MAX_PAIRS) values (a wide one) only those beyond the supported
+/// bounds, rather than visiting every value.
 fn keep_only(d: &mut Domains<'_>, z: VarId, mut supported: Values) -> Result<(), Conflict> {
     supported.sort_unstable();
+    let (Some(&lo), Some(&hi)) = (supported.first(), supported.last()) else {
+        return Err(Conflict);
+    };
+    d.set_min(z, lo)?;
+    d.set_max(z, hi)?;
+    if u64::from(d.size(z)) > function::MAX_PAIRS {
+        return Ok(());
+    }
     let unsupported: Values = d
         .values(z)
         .filter(|v| supported.binary_search(v).is_err())
