@@ -69,4 +69,31 @@ pub enum ModelError {
         /// Number of coefficients.
         coeffs: usize,
     },
+    /// A variable used as a Boolean (in a clause or as a reification) that can take a
+    /// value other than 0 and 1.
+    #[error("variable {var} is used as a Boolean but can take values other than 0 and 1")]
+    NotBoolean {
+        /// The variable.
+        var: VarId,
+    },
+    /// A tuple of a table whose length is not the number of variables.
+    #[error("tuple {tuple} has {found} values for {expected} variables")]
+    TupleArity {
+        /// Position of the tuple in the list.
+        tuple: usize,
+        /// The number of variables.
+        expected: usize,
+        /// The tuple's length.
+        found: usize,
+    },
+    /// A cardinality bound below zero, or a lower bound above the upper one.
+    #[error("the count of value {value} cannot lie between {low} and {high}")]
+    CardinalityOutOfRange {
+        /// The value counted.
+        value: i32,
+        /// The lower bound.
+        low: i32,
+        /// The upper bound.
+        high: i32,
+    },
 }

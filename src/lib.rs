@@ -69,8 +69,8 @@ pub mod sudoku;
 pub use domain::{Domain, DomainView};
 pub use error::ModelError;
 pub use model::{
-    Compare, Comparison, Consistency, LinearConstraint, LinearExpr, Model, Objective, Relation,
-    Sense, VarId, MAX_VARIABLES,
+    Compare, Comparison, Consistency, LinearConstraint, LinearExpr, Literal, Model, Objective,
+    Relation, Sense, VarId, MAX_VARIABLES,
 };
 pub use propagator::{Conflict, Cost, Domains, Propagator, Strength, Watch};
 pub use search::{

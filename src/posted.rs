@@ -81,6 +81,15 @@ pub(crate) enum Posted {
         values: Vec<i32>,
         allowed: bool,
     },
+    /// At least one of the literals `(var, positive)` holds (two or more, on distinct 0/1
+    /// variables).
+    Clause(Vec<(VarId, bool)>),
+    /// The variables take one of the tuples (one row of `vars.len()` values after the
+    /// other).
+    Table {
+        vars: Vec<VarId>,
+        tuples: Arc<[i32]>,
+    },
     /// A propagator of the user's own.
     Custom(Arc<dyn Propagator>),
 }

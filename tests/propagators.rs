@@ -4,7 +4,7 @@
 //! propagation removes no value of a solution, and a propagator that claims bounds or
 //! domain consistency leaves only values with supports.
 
-use bitcsp::{Consistency, Model, ModelError, Relation, Solver, Strength, VarId};
+use bitcsp::{Compare, Consistency, Literal, Model, ModelError, Relation, Solver, Strength, VarId};
 
 #[path = "../examples/custom_propagator.rs"]
 #[allow(dead_code)]
@@ -59,15 +59,24 @@ fn brute_force(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> Vec<Vec<
 }
 
 fn check(case: &Case, cases: usize, seed: u64) {
+    check_over(case, cases, seed, &[-2, -1, 0, 1, 2, 3]);
+}
+
+/// [`check`] with domains drawn from subsets of `values`.
+fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32]) {
     let mut random = Random::seeded(seed);
     for round in 0..cases {
         let n = *case.arity.start()
             + random.below((case.arity.end() - case.arity.start() + 1) as u64) as usize;
         let domains: Vec<Vec<i32>> = (0..n)
             .map(|_| {
-                let mut d: Vec<i32> = (-2..=3).filter(|_| random.below(100) < 60).collect();
+                let mut d: Vec<i32> = values
+                    .iter()
+                    .copied()
+                    .filter(|_| random.below(100) < 60)
+                    .collect();
                 if d.is_empty() {
-                    d.push(random.below(6) as i32 - 2);
+                    d.push(values[random.below(values.len() as u64) as usize]);
                 }
                 d
             })
@@ -405,6 +414,204 @@ fn cases() -> Vec<Case> {
             strength: Strength::Sound,
         },
     ]
+}
+
+/// A random literal over one of the first `n` variables.
+fn literal(v: &[VarId], r: &mut Random, n: usize) -> (Literal, usize, bool) {
+    let i = r.below(n as u64) as usize;
+    let positive = r.below(2) == 0;
+    let lit = if positive {
+        Literal::yes(v[i])
+    } else {
+        Literal::not(v[i])
+    };
+    (lit, i, positive)
+}
+
+/// Constraints over 0/1 variables: clauses and the connectives built from them.
+fn boolean_cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "clause",
+            arity: 1..=6,
+            post: Box::new(|m, v, r| {
+                let k = 1 + r.below(v.len() as u64 + 1) as usize;
+                let lits: Vec<(Literal, usize, bool)> =
+                    (0..k).map(|_| literal(v, r, v.len())).collect();
+                let list: Vec<Literal> = lits.iter().map(|l| l.0).collect();
+                m.clause(&list)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    lits.iter().any(|&(_, i, p)| (t[i] == 1) == p)
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
+            name: "and / or / xor",
+            arity: 3..=5,
+            post: Box::new(|m, v, r| {
+                let n = v.len() - 1;
+                let lits: Vec<(Literal, usize, bool)> = (0..n).map(|_| literal(v, r, n)).collect();
+                let list: Vec<Literal> = lits.iter().map(|l| l.0).collect();
+                let out = v[n];
+                let kind = r.below(3);
+                match kind {
+                    0 => m.and(&list, out.into())?,
+                    1 => m.or(&list, out.into())?,
+                    _ => m.xor(list[0], list[1], out.into())?,
+                }
+                Ok(Box::new(move |t: &[i32]| {
+                    let truth: Vec<bool> = lits.iter().map(|&(_, i, p)| (t[i] == 1) == p).collect();
+                    let expected = match kind {
+                        0 => truth.iter().all(|&b| b),
+                        1 => truth.iter().any(|&b| b),
+                        _ => truth[0] != truth[1],
+                    };
+                    (t[n] == 1) == expected
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+    ]
+}
+
+/// A comparison of one of six shapes over `x` (and `y`, and `z`), and its predicate.
+fn comparison(
+    v: &[VarId],
+    r: &mut Random,
+) -> (bitcsp::LinearConstraint, Holds) {
+    let c = r.below(5) as i32 - 2;
+    let (x, y, z) = (v[1], v[2], v[3]);
+    match r.below(6) {
+        0 => (x.equals(c), Box::new(move |t: &[i32]| t[1] == c)),
+        1 => (x.at_most(c), Box::new(move |t: &[i32]| t[1] <= c)),
+        2 => (x.equals(y + c), Box::new(move |t: &[i32]| t[1] == t[2] + c)),
+        3 => (
+            (2 * x - y + z).at_least(c),
+            Box::new(move |t: &[i32]| 2 * t[1] - t[2] + t[3] >= c),
+        ),
+        4 => (
+            (x + y - z).not_equal(c),
+            Box::new(move |t: &[i32]| t[1] + t[2] - t[3] != c),
+        ),
+        _ => (
+            (x - 2 * z).equals(c),
+            Box::new(move |t: &[i32]| t[1] - 2 * t[3] == c),
+        ),
+    }
+}
+
+/// Reification, counting, element over variables and tables, over small integer domains
+/// (the reified literal is variable 0, kept to 0/1 by the harness's domains).
+fn integer_cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "reify (full and half, either sign)",
+            arity: 4..=4,
+            post: Box::new(|m, v, r| {
+                for value in [-2, -1, 2, 3] {
+                    m.remove_value(v[0], value)?;
+                }
+                let (c, holds) = comparison(v, r);
+                let positive = r.below(2) == 0;
+                let b = if positive {
+                    Literal::yes(v[0])
+                } else {
+                    Literal::not(v[0])
+                };
+                let half = r.below(2) == 0;
+                if half {
+                    m.implies_constraint(b, c)?;
+                } else {
+                    m.reify(b, c)?;
+                }
+                Ok(Box::new(move |t: &[i32]| {
+                    let lit = (t[0] == 1) == positive;
+                    (0..=1).contains(&t[0])
+                        && if half {
+                            !lit || holds(t)
+                        } else {
+                            lit == holds(t)
+                        }
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
+            name: "count / among",
+            arity: 2..=5,
+            post: Box::new(|m, v, r| {
+                let n = v.len() - 1;
+                let set: Vec<i32> = (-2..=3).filter(|_| r.below(3) == 0).collect();
+                m.among(&v[..n], &set, v[n])?;
+                Ok(Box::new(move |t: &[i32]| {
+                    t[..n].iter().filter(|x| set.contains(x)).count() as i32 == t[n]
+                }))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "global_cardinality",
+            arity: 4..=5,
+            post: Box::new(|m, v, r| {
+                let n = v.len() - 2;
+                let values = [r.below(3) as i32 - 1, 2];
+                m.global_cardinality(&v[..n], &values, &v[n..])?;
+                Ok(Box::new(move |t: &[i32]| {
+                    values.iter().enumerate().all(|(k, value)| {
+                        t[..n].iter().filter(|x| *x == value).count() as i32 == t[n + k]
+                    })
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
+            name: "element over variables",
+            arity: 3..=6,
+            post: Box::new(|m, v, _| {
+                let n = v.len() - 2;
+                m.element_var(&v[..n], v[n], v[n + 1])?;
+                Ok(Box::new(move |t: &[i32]| {
+                    usize::try_from(t[n]).is_ok_and(|k| k < n && t[k] == t[n + 1])
+                }))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "table",
+            arity: 1..=4,
+            post: Box::new(|m, v, r| {
+                let tuples: Vec<Vec<i32>> = (0..r.below(12))
+                    .map(|_| v.iter().map(|_| r.below(6) as i32 - 2).collect())
+                    .collect();
+                m.table(v, &tuples)?;
+                Ok(Box::new(move |t: &[i32]| tuples.iter().any(|u| u == t)))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
+            name: "forbidden tuples",
+            arity: 1..=4,
+            post: Box::new(|m, v, r| {
+                let tuples: Vec<Vec<i32>> = (0..r.below(12))
+                    .map(|_| v.iter().map(|_| r.below(6) as i32 - 2).collect())
+                    .collect();
+                m.forbidden(v, &tuples)?;
+                Ok(Box::new(move |t: &[i32]| !tuples.iter().any(|u| u == t)))
+            }),
+            strength: Strength::Sound,
+        },
+    ]
+}
+
+#[test]
+fn logic_counting_and_tables_agree_with_brute_force_and_keep_their_claims() {
+    for (i, case) in boolean_cases().iter().enumerate() {
+        check_over(case, 400, 0xB001 + i as u64, &[0, 1]);
+    }
+    for (i, case) in integer_cases().iter().enumerate() {
+        check(case, 400, 0x1CE + i as u64);
+    }
 }
 
 #[test]

@@ -23,13 +23,17 @@
 
 mod all_different;
 pub(crate) mod arithmetic;
+mod counting;
 mod custom;
 mod family;
+mod forbidden;
 mod knapsack;
 mod linear;
 mod locked_values;
+pub(crate) mod logic;
 mod matching;
 mod not_equal;
+mod table;
 mod wide_all_different;
 mod wide_member;
 
@@ -39,12 +43,16 @@ use std::sync::Arc;
 
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
+pub(crate) use counting::Among;
 use custom::Custom;
 pub(crate) use family::{Family, FamilyGroup};
+pub(crate) use forbidden::Forbidden;
 use knapsack::Knapsack;
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
+use logic::{Clauses, Lit};
 pub(crate) use not_equal::NotEqual;
+use table::Table;
 use wide_all_different::WideAllDifferent;
 use wide_member::WideMember;
 
@@ -58,6 +66,8 @@ pub(crate) enum Constraint {
     AllDifferent(AllDifferent),
     WideAllDifferent(WideAllDifferent),
     WideMember(WideMember),
+    Clauses(Clauses),
+    Table(Table),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
     Family(Box<Family>),
@@ -73,6 +83,8 @@ impl Propagate for Constraint {
             Constraint::AllDifferent(c) => c.propagate(engine, scratch),
             Constraint::WideAllDifferent(c) => c.propagate(engine, scratch),
             Constraint::WideMember(c) => c.propagate(engine),
+            Constraint::Clauses(c) => c.propagate(engine, scratch),
+            Constraint::Table(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
@@ -88,6 +100,8 @@ impl Propagate for Constraint {
             Constraint::AllDifferent(c) => c.vars(),
             Constraint::WideAllDifferent(c) => c.vars(),
             Constraint::WideMember(c) => c.vars(),
+            Constraint::Clauses(c) => c.vars(),
+            Constraint::Table(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
             Constraint::LockedValues(c) => c.vars(),
             Constraint::Family(c) => c.vars(),
@@ -104,6 +118,8 @@ impl Propagate for Constraint {
             Constraint::LockedValues(_)
             | Constraint::WideAllDifferent(_)
             | Constraint::WideMember(_)
+            | Constraint::Clauses(_)
+            | Constraint::Table(_)
             | Constraint::Family(_)
             | Constraint::Linear(_)
             | Constraint::Knapsack(_) => Event::Change,
@@ -130,7 +146,7 @@ impl Propagate for Constraint {
     fn keeps_changes(&self) -> bool {
         matches!(
             self,
-            Constraint::Family(_) | Constraint::WideAllDifferent(_)
+            Constraint::Family(_) | Constraint::WideAllDifferent(_) | Constraint::Clauses(_)
         )
     }
 }
@@ -182,6 +198,7 @@ impl Constraint {
     pub(crate) fn aux_words(&self) -> usize {
         match self {
             Constraint::Family(c) => c.aux_words(),
+            Constraint::Clauses(c) => c.aux_words(),
             _ => 0,
         }
     }
@@ -191,6 +208,8 @@ impl Constraint {
         match self {
             Constraint::AllDifferent(c) => c.scratch_words(),
             Constraint::WideAllDifferent(c) => c.scratch_words(),
+            Constraint::Clauses(c) => c.scratch_words(),
+            Constraint::Table(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
             Constraint::Linear(c) => c.scratch_words(),
             Constraint::Knapsack(c) => c.scratch_words(),
@@ -251,6 +270,7 @@ pub(crate) fn compile_with(
         .iter()
         .enumerate()
         .filter(|(p, posted)| !in_family.contains(p) || keeps_own_matching(posted))
+        .filter(|(_, posted)| !matches!(posted, Posted::Clause(_)))
         .map(|(_, posted)| match posted {
             Posted::AllDifferent {
                 vars,
@@ -297,6 +317,11 @@ pub(crate) fn compile_with(
                 values,
                 allowed,
             } => Constraint::WideMember(WideMember::new(var.index(), values, *allowed)),
+            Posted::Table { vars, tuples } => {
+                let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
+                Constraint::Table(Table::new(&vars, tuples))
+            }
+            Posted::Clause(_) => unreachable!("clauses are gathered below"),
             Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
         })
         .collect();
@@ -317,6 +342,9 @@ pub(crate) fn compile_with(
         aux_next += family.aux_words() as u32;
         compiled.push(Constraint::Family(Box::new(family)));
     }
+    if let Some(clauses) = gather_clauses(posted, aux_next) {
+        compiled.push(Constraint::Clauses(clauses));
+    }
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
         .filter(|c| c.plain && !in_family.contains(&c.posted))
@@ -328,6 +356,31 @@ pub(crate) fn compile_with(
             .map(|(a, b)| Constraint::LockedValues(LockedValues::new(a, b))),
     );
     compiled
+}
+
+/// Every posted clause in one propagator whose watches start at store word `first_watch`,
+/// or `None` when the model has no clause.
+fn gather_clauses(posted: &[Posted], first_watch: u32) -> Option<Clauses> {
+    let mut vars: Vec<usize> = Vec::new();
+    let mut local: BTreeMap<usize, u32> = BTreeMap::new();
+    let mut clauses: Vec<Vec<Lit>> = Vec::new();
+    for p in posted {
+        if let Posted::Clause(literals) = p {
+            let clause = literals
+                .iter()
+                .map(|&(var, positive)| {
+                    let next = vars.len() as u32;
+                    let at = *local.entry(var.index()).or_insert_with(|| {
+                        vars.push(var.index());
+                        next
+                    });
+                    Lit { var: at, positive }
+                })
+                .collect();
+            clauses.push(clause);
+        }
+    }
+    (!clauses.is_empty()).then(|| Clauses::new(vars, &clauses, first_watch))
 }
 
 /// The widest value space, in bits, that an all-different group reasons on as a bitset.

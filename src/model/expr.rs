@@ -220,11 +220,44 @@ impl Model {
     /// [`ModelError::UnknownVariable`]; [`ModelError::CoefficientOutOfRange`] when a
     /// gathered coefficient does not fit an `i32` (or the arithmetic overflowed).
     pub fn require(&mut self, constraint: LinearConstraint) -> Result<(), ModelError> {
+        let Gathered {
+            vars,
+            coeffs,
+            comparison,
+            rhs,
+        } = constraint.gather()?;
+        match comparison {
+            Comparison::Equal => self.weighted_sum(&vars, &coeffs, Relation::Equal, rhs),
+            Comparison::AtMost => self.weighted_sum(&vars, &coeffs, Relation::AtMost, rhs),
+            Comparison::AtLeast => self.weighted_sum(&vars, &coeffs, Relation::AtLeast, rhs),
+            Comparison::Less => self.weighted_sum(&vars, &coeffs, Relation::AtMost, rhs - 1),
+            Comparison::Greater => self.weighted_sum(&vars, &coeffs, Relation::AtLeast, rhs + 1),
+            Comparison::NotEqual => self.linear_not_equal(&vars, &coeffs, rhs),
+        }
+    }
+}
+
+/// A linear comparison with its terms gathered on the left (each variable once, no zero
+/// coefficient) and its constant on the right.
+pub(crate) struct Gathered {
+    pub(crate) vars: Vec<VarId>,
+    pub(crate) coeffs: Vec<i32>,
+    pub(crate) comparison: Comparison,
+    pub(crate) rhs: i64,
+}
+
+impl LinearConstraint {
+    /// The comparison as `Σ coeffs·vars (comparison) rhs`.
+    ///
+    /// # Errors
+    /// [`ModelError::CoefficientOutOfRange`] when a gathered coefficient does not fit an
+    /// `i32` (below 2^30 in size) or the constant is 2^62 or more in size.
+    pub(crate) fn gather(self) -> Result<Gathered, ModelError> {
         let LinearConstraint {
             left,
             comparison,
             right,
-        } = constraint;
+        } = self;
         let all = left - right;
         let mut terms: Vec<(VarId, i64)> = Vec::new();
         for (var, coeff) in all.terms {
@@ -245,13 +278,11 @@ impl Model {
             .checked_neg()
             .filter(|r| r.unsigned_abs() < 1 << 62)
             .ok_or(ModelError::CoefficientOutOfRange)?;
-        match comparison {
-            Comparison::Equal => self.weighted_sum(&vars, &coeffs, Relation::Equal, rhs),
-            Comparison::AtMost => self.weighted_sum(&vars, &coeffs, Relation::AtMost, rhs),
-            Comparison::AtLeast => self.weighted_sum(&vars, &coeffs, Relation::AtLeast, rhs),
-            Comparison::Less => self.weighted_sum(&vars, &coeffs, Relation::AtMost, rhs - 1),
-            Comparison::Greater => self.weighted_sum(&vars, &coeffs, Relation::AtLeast, rhs + 1),
-            Comparison::NotEqual => self.linear_not_equal(&vars, &coeffs, rhs),
-        }
+        Ok(Gathered {
+            vars,
+            coeffs,
+            comparison,
+            rhs,
+        })
     }
 }

@@ -5,9 +5,12 @@ use std::ops::RangeInclusive;
 use std::sync::{Arc, OnceLock};
 
 mod arithmetic;
+mod counting;
 mod expr;
+mod logic;
 
 pub use expr::{Compare, Comparison, LinearConstraint, LinearExpr};
+pub use logic::Literal;
 
 use crate::compiled::Compiled;
 use crate::domain::{Domain, WideGaps};

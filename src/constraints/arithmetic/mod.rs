@@ -4,11 +4,13 @@
 //! which a benchmark has yet to show matters for them.
 
 mod element;
+mod element_var;
 mod function;
 mod linear_ne;
 mod min_max;
 
 pub(crate) use element::Element;
+pub(crate) use element_var::ElementVar;
 pub(crate) use function::{Binary, Unary};
 pub(crate) use linear_ne::LinearNotEqual;
 pub(crate) use min_max::Extremum;

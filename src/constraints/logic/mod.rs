@@ -1,0 +1,11 @@
+//! Booleans and reification: clauses over 0/1 variables (two watched literals, in the
+//! engine's own form, since they keep watches in the store) and reified comparisons
+//! (through the public [`Propagator`](crate::Propagator) contract).
+
+mod clauses;
+mod reified;
+
+pub(crate) use clauses::{Clauses, Lit};
+pub(crate) use reified::{
+    LinearRelation, Reification, ReifiedEqual, ReifiedLinear, ReifiedValue, MAX_VALUES,
+};
