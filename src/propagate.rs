@@ -568,6 +568,7 @@ impl Engine {
     }
 
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
+    #[inline(always)]
     pub(crate) fn assign(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
         let layout = self.store.layout(var);
         if layout.len == 1 {
@@ -577,6 +578,14 @@ impl Engine {
             }
             return self.set_one_word(var, self.store.first_word(var) & 1 << offset);
         }
+        self.assign_several_words(var, value)
+    }
+
+    /// [`Engine::assign`] for a domain of several words, bitset or wide: outlined, so that
+    /// the one-word path stays small enough to inline into the search loop.
+    #[inline(never)]
+    fn assign_several_words(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
+        let layout = self.store.layout(var);
         if layout.wide {
             let value = Some(i128::from(value));
             return self.restrict_range(var, value, value).map(|_| ());

@@ -66,8 +66,8 @@ pub(crate) enum Constraint {
     AllDifferent(AllDifferent),
     WideAllDifferent(WideAllDifferent),
     WideMember(WideMember),
-    Clauses(Clauses),
-    Table(Table),
+    Clauses(Box<Clauses>),
+    Table(Box<Table>),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
     Family(Box<Family>),
@@ -319,7 +319,7 @@ pub(crate) fn compile_with(
             } => Constraint::WideMember(WideMember::new(var.index(), values, *allowed)),
             Posted::Table { vars, tuples } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                Constraint::Table(Table::new(&vars, tuples))
+                Constraint::Table(Box::new(Table::new(&vars, tuples)))
             }
             Posted::Clause(_) => unreachable!("clauses are gathered below"),
             Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
@@ -343,7 +343,7 @@ pub(crate) fn compile_with(
         compiled.push(Constraint::Family(Box::new(family)));
     }
     if let Some(clauses) = gather_clauses(posted, aux_next) {
-        compiled.push(Constraint::Clauses(clauses));
+        compiled.push(Constraint::Clauses(Box::new(clauses)));
     }
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
