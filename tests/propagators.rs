@@ -476,10 +476,7 @@ fn boolean_cases() -> Vec<Case> {
 }
 
 /// A comparison of one of six shapes over `x` (and `y`, and `z`), and its predicate.
-fn comparison(
-    v: &[VarId],
-    r: &mut Random,
-) -> (bitcsp::LinearConstraint, Holds) {
+fn comparison(v: &[VarId], r: &mut Random) -> (bitcsp::LinearConstraint, Holds) {
     let c = r.below(5) as i32 - 2;
     let (x, y, z) = (v[1], v[2], v[3]);
     match r.below(6) {
