@@ -587,6 +587,28 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Domain,
         },
         Case {
+            name: "circuit",
+            arity: 1..=5,
+            post: Box::new(|m, v, _| {
+                m.circuit(v)?;
+                let n = v.len();
+                Ok(Box::new(move |t: &[i32]| {
+                    let (mut node, mut steps) = (0usize, 0);
+                    loop {
+                        match usize::try_from(t[node]) {
+                            Ok(s) if s < n => node = s,
+                            _ => return false,
+                        }
+                        steps += 1;
+                        if node == 0 || steps > n {
+                            return node == 0 && steps == n;
+                        }
+                    }
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "forbidden tuples",
             arity: 1..=4,
             post: Box::new(|m, v, r| {

@@ -6,7 +6,6 @@ use std::sync::OnceLock;
 
 use crate::constraints::Constraint;
 use crate::domain::Domain;
-use crate::propagate::Propagate;
 
 /// Static facts about each variable that the heuristics use.
 #[derive(Clone, Debug)]
@@ -28,9 +27,7 @@ impl VarInfo {
     pub(crate) fn new(domains: &[Domain], constraints: &[Constraint]) -> Self {
         let mut degree = vec![0u32; domains.len()];
         for c in constraints {
-            for &v in c.vars() {
-                degree[v] += 1;
-            }
+            c.add_degrees(&mut degree);
         }
         let middle = domains
             .iter()

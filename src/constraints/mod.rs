@@ -23,6 +23,7 @@
 
 mod all_different;
 pub(crate) mod arithmetic;
+mod circuit;
 mod counting;
 mod custom;
 mod family;
@@ -43,6 +44,7 @@ use std::sync::Arc;
 
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
+pub(crate) use circuit::Circuit;
 pub(crate) use counting::Among;
 use custom::Custom;
 pub(crate) use family::{Family, FamilyGroup};
@@ -158,6 +160,10 @@ impl Constraint {
     /// that weighting all of it would teach nothing: there, the cells its failing run had
     /// narrowed (all of them if it failed before narrowing any).
     pub(crate) fn for_each_blamed(&self, scratch: &[u64], mut blame: impl FnMut(usize)) {
+        if let Constraint::Clauses(clauses) = self {
+            clauses.for_each_blamed(scratch, blame);
+            return;
+        }
         if let Constraint::Family(family) = self {
             let mut any = false;
             for v in family.narrowed_before_failing(scratch) {
@@ -175,6 +181,10 @@ impl Constraint {
     /// other variable, except in a family, where a cell's neighbours are the cells of its
     /// groups (the family as a whole links every cell).
     pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+        if let Constraint::Clauses(clauses) = self {
+            clauses.add_neighbours(rows);
+            return;
+        }
         if let Constraint::Family(family) = self {
             family.add_neighbours(rows);
             return;
@@ -187,11 +197,23 @@ impl Constraint {
 
     /// An upper bound on the entries [`Constraint::add_neighbours`] adds.
     pub(crate) fn neighbour_entries(&self) -> usize {
+        if let Constraint::Clauses(clauses) = self {
+            return clauses.neighbour_entries();
+        }
         if let Constraint::Family(family) = self {
             return family.peer_entries();
         }
         let k = self.vars().len();
         k.saturating_mul(k.saturating_sub(1))
+    }
+
+    /// Adds to each of its variables' degree how many times it constrains the variable:
+    /// once, except in the clauses' propagator, where a variable counts each clause.
+    pub(crate) fn add_degrees(&self, degree: &mut [u32]) {
+        match self {
+            Constraint::Clauses(clauses) => clauses.add_degrees(degree),
+            _ => self.vars().iter().for_each(|&v| degree[v] += 1),
+        }
     }
 
     /// How many words of its own it keeps in the store, after the domains.

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::Model;
 use crate::constraints::arithmetic::ElementVar;
-use crate::constraints::{Among, Forbidden};
+use crate::constraints::{Among, Circuit, Forbidden};
 use crate::error::ModelError;
 use crate::posted::{Posted, Relation};
 use crate::var::VarId;
@@ -123,6 +123,26 @@ impl Model {
         }
         self.post_validated(Posted::Custom(Arc::new(ElementVar::new(xs, index, z))));
         Ok(())
+    }
+
+    /// Requires the successors `next[i]` (0-based node numbers) to form one cycle through
+    /// every node (a Hamiltonian circuit): an all-different over them, and a propagator
+    /// that forbids closing a shorter cycle.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let next = model.new_vars(4, 0..=3)?;
+    /// model.circuit(&next)?;
+    /// assert_eq!(Solver::new(&model).count(None).count, 6); // (4 - 1)! cycles
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`].
+    pub fn circuit(&mut self, next: &[VarId]) -> Result<(), ModelError> {
+        self.all_different(next)?;
+        self.post(Circuit::new(next))
     }
 
     /// Requires the variables to take one of `tuples` (each as long as `vars`). Domain

@@ -80,13 +80,61 @@ impl Clauses {
         self.starts.len() - 1
     }
 
-    /// One bit per variable: the variables still to visit in a run.
+    /// One bit per variable (the variables still to visit in a run), then the failing
+    /// clause of a failed run.
     pub(crate) fn scratch_words(&self) -> usize {
+        self.pending_words() + 1
+    }
+
+    fn pending_words(&self) -> usize {
         self.vars.len().div_ceil(64)
     }
 
+    /// Calls `blame` with the variables of the clause whose failure ended the last run
+    /// (`scratch` as that run left it): conflict-driven heuristics then weigh the clause,
+    /// not every variable of the model's clauses.
+    pub(crate) fn for_each_blamed(&self, scratch: &[u64], mut blame: impl FnMut(usize)) {
+        let c = scratch[self.pending_words()] as usize;
+        let (from, to) = (self.starts[c] as usize, self.starts[c + 1] as usize);
+        for lit in &self.literals[from..to] {
+            blame(self.vars[lit.var as usize]);
+        }
+    }
+
+    /// Adds to `rows[x]` the variables sharing a clause with `x`.
+    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+        for c in 0..self.starts.len() - 1 {
+            let lits = &self.literals[self.starts[c] as usize..self.starts[c + 1] as usize];
+            for a in lits {
+                let x = self.vars[a.var as usize];
+                rows[x].extend(
+                    lits.iter()
+                        .filter(|b| b.var != a.var)
+                        .map(|b| self.vars[b.var as usize] as u32),
+                );
+            }
+        }
+    }
+
+    /// An upper bound on the entries [`Clauses::add_neighbours`] adds.
+    pub(crate) fn neighbour_entries(&self) -> usize {
+        (0..self.starts.len() - 1)
+            .map(|c| {
+                let k = (self.starts[c + 1] - self.starts[c]) as usize;
+                k * (k - 1)
+            })
+            .sum()
+    }
+
+    /// Adds to each variable's degree the number of clauses it occurs in.
+    pub(crate) fn add_degrees(&self, degree: &mut [u32]) {
+        for lit in &self.literals {
+            degree[self.vars[lit.var as usize]] += 1;
+        }
+    }
+
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        let pending = &mut scratch[..self.scratch_words()];
+        let (pending, failing) = scratch[..self.scratch_words()].split_at_mut(self.pending_words());
         {
             let (_, changes) = e.store_and_changes();
             pending.copy_from_slice(changes);
@@ -103,7 +151,10 @@ impl Clauses {
                 self.occurrence_starts[row + 1] as usize,
             );
             for &c in &self.occurrences[from..to] {
-                self.falsified(e, c as usize, v as u32, pending)?;
+                if let Err(conflict) = self.falsified(e, c as usize, v as u32, pending) {
+                    failing[0] = u64::from(c);
+                    return Err(conflict);
+                }
             }
         }
         Ok(())
