@@ -63,6 +63,7 @@ mod xorshift;
 
 // Thin models on top of the core.
 pub mod coloring;
+pub mod flatzinc;
 pub mod queens;
 pub mod sudoku;
 

@@ -83,6 +83,7 @@ fn mutated(seed: &'static str) -> impl Strategy<Value = String> {
 
 const LEETCODE: &str = r#"["53..7....","6..195...",".98....6.","8...6...3","4..8.3..1","7...2...6",".6....28.","...419..5","....8..79"]"#;
 const BLOCK: &str = "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8 | . . . | . 6 .\n------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n. . . | 4 1 9 | . . 5\n. . . | . 8 . | 7 9 .\n";
+const FLATZINC: &str = "array [1..2] of int: a = [1, -1];\nvar 1..9: x :: output_var;\nvar {1, 3}: y;\narray [1..2] of var int: v :: output_array([1..2]) = [x, y];\nconstraint int_lin_le(a, [x, y], 3);\nsolve :: int_search(v, first_fail, indomain_min) minimize x;\n";
 const DIMACS: &str = "c small\np edge 5 6\ne 1 2\ne 2 3\ne 3 4\ne 4 5\ne 5 1\ne 1 3\n";
 
 proptest! {
@@ -118,6 +119,16 @@ proptest! {
     #[test]
     fn mutated_block_never_panics(text in mutated(BLOCK)) {
         exercise_text(&text);
+    }
+
+    #[test]
+    fn mutated_flatzinc_never_panics(text in mutated(FLATZINC)) {
+        let _ = bitcsp::flatzinc::parse(&text);
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_the_flatzinc_reader(text in any::<String>()) {
+        let _ = bitcsp::flatzinc::parse(&text);
     }
 
     #[test]

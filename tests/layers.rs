@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["compiled"],
     &["model"],
     &["search"],
-    &["coloring", "queens", "sudoku"],
+    &["coloring", "flatzinc", "queens", "sudoku"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {
