@@ -414,6 +414,9 @@ fn needs_values_not_bits(store: &Store, vars: &[usize], offsets: &[i32]) -> bool
     if vars.iter().any(|&v| store.is_wide(v)) {
         return true;
     }
+    if vars.is_empty() {
+        return false;
+    }
     let (mut lo, mut hi) = (i64::MAX, i64::MIN);
     for (&v, &c) in vars.iter().zip(offsets) {
         let l = store.layout(v);
