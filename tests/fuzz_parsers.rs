@@ -123,7 +123,15 @@ proptest! {
 
     #[test]
     fn mutated_flatzinc_never_panics(text in mutated(FLATZINC)) {
-        let _ = bitcsp::flatzinc::parse(&text);
+        if let Ok(items) = bitcsp::flatzinc::parse(&text) {
+            if let Ok(built) = bitcsp::flatzinc::build(&items) {
+                let mut solver = bitcsp::Solver::new(&built.model);
+                solver.set_node_limit(Some(1000));
+                if let bitcsp::Optimum::Optimal { solution, .. } = solver.optimize() {
+                    let _ = built.format(&solution);
+                }
+            }
+        }
     }
 
     #[test]

@@ -13,6 +13,8 @@
 //! # Ok::<(), bitcsp::flatzinc::FznError>(())
 //! ```
 
+mod build;
 mod parse;
 
-pub use parse::{parse, Annotation, Expr, FznError, Item, Located, SolveGoal, Type};
+pub use build::{build, Built, Goal, Output};
+pub use parse::{parse, Annotation, AnnotationArg, Expr, FznError, Item, Located, SolveGoal, Type};

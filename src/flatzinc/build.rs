@@ -1,0 +1,527 @@
+//! A [`Model`] from FlatZinc items: parameters become constants, variables become the
+//! model's variables (a variable bound to another is the same variable), each constraint
+//! one of the model's constraints, and the solve item the objective. The output
+//! annotations say what a solution prints.
+
+use std::collections::HashMap;
+
+use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
+use crate::{Compare, LinearExpr, Literal, Model, ModelError, Relation, Solution, VarId};
+
+/// A model built from FlatZinc, with what to print of a solution.
+#[derive(Debug)]
+pub struct Built {
+    /// The model.
+    pub model: Model,
+    /// What the solve item asks for.
+    pub goal: Goal,
+    /// The outputs, in the order of their declarations.
+    pub outputs: Vec<Output>,
+}
+
+/// The solve item's goal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Goal {
+    /// Any solution.
+    Satisfy,
+    /// The least value of the variable.
+    Minimize(VarId),
+    /// The greatest value of the variable.
+    Maximize(VarId),
+}
+
+/// One printed name: a variable, or an array with its index sets.
+#[derive(Clone, Debug)]
+pub struct Output {
+    name: String,
+    vars: Vec<VarId>,
+    boolean: bool,
+    /// `None` for a single variable; the index sets of an array.
+    dims: Option<Vec<(i64, i64)>>,
+}
+
+impl Built {
+    /// The solution as FlatZinc prints it: `name = value;` per output, arrays as
+    /// `arrayNd(index sets, [values])`.
+    pub fn format(&self, solution: &Solution) -> String {
+        let mut out = String::new();
+        for o in &self.outputs {
+            let show = |v: VarId| {
+                let value = solution.value(v);
+                if o.boolean {
+                    (value == 1).to_string()
+                } else {
+                    value.to_string()
+                }
+            };
+            match &o.dims {
+                None => out.push_str(&format!("{} = {};\n", o.name, show(o.vars[0]))),
+                Some(dims) => {
+                    let sets: Vec<String> =
+                        dims.iter().map(|(lo, hi)| format!("{lo}..{hi}")).collect();
+                    let values: Vec<String> = o.vars.iter().map(|&v| show(v)).collect();
+                    out.push_str(&format!(
+                        "{} = array{}d({}, [{}]);\n",
+                        o.name,
+                        dims.len(),
+                        sets.join(", "),
+                        values.join(", ")
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// A value a name stands for.
+#[derive(Clone, Debug)]
+enum Value {
+    Int(i64),
+    Bool(bool),
+    Var(VarId),
+    Array(Vec<Value>),
+    Set(Vec<i64>),
+}
+
+struct Builder {
+    model: Model,
+    names: HashMap<String, Value>,
+    constants: HashMap<i64, VarId>,
+    outputs: Vec<Output>,
+    line: usize,
+}
+
+/// Builds the model of `items`.
+///
+/// # Errors
+/// [`FznError`] naming the line of an item the engine cannot take: an unknown name, a
+/// float, an unsupported constraint, or a model error.
+pub fn build(items: &[Located]) -> Result<Built, FznError> {
+    let mut b = Builder {
+        model: Model::new(),
+        names: HashMap::new(),
+        constants: HashMap::new(),
+        outputs: Vec::new(),
+        line: 1,
+    };
+    let mut goal = Goal::Satisfy;
+    for located in items {
+        b.line = located.line;
+        match &located.item {
+            Item::Predicate => {}
+            Item::Parameter { name, value, .. } => {
+                let v = b.value(value)?;
+                b.names.insert(name.clone(), v);
+            }
+            Item::Variable {
+                name,
+                ty,
+                array,
+                value,
+                annotations,
+            } => {
+                let v = b.variable(ty, *array, value.as_ref())?;
+                let output_array = annotations.iter().find(|a| a.name == "output_array");
+                if annotations.iter().any(|a| a.name == "output_var") || output_array.is_some() {
+                    let vars = b.vars(&v)?;
+                    let dims = match output_array {
+                        Some(a) => Some(dims_of(&a.args).ok_or_else(|| b.err("bad output_array"))?),
+                        None => None,
+                    };
+                    b.outputs.push(Output {
+                        name: name.clone(),
+                        vars,
+                        boolean: *ty == Type::Bool,
+                        dims,
+                    });
+                }
+                b.names.insert(name.clone(), v);
+            }
+            Item::Constraint { name, args, .. } => {
+                let args = args
+                    .iter()
+                    .map(|a| b.value(a))
+                    .collect::<Result<Vec<_>, _>>()?;
+                b.constraint(name, &args)?;
+            }
+            Item::Solve { goal: g, .. } => {
+                goal = match g {
+                    SolveGoal::Satisfy => Goal::Satisfy,
+                    SolveGoal::Minimize(e) => {
+                        let v = b.value(e)?;
+                        let var = b.var(&v)?;
+                        b.model.minimize(var).map_err(|e| b.model_err(e))?;
+                        Goal::Minimize(var)
+                    }
+                    SolveGoal::Maximize(e) => {
+                        let v = b.value(e)?;
+                        let var = b.var(&v)?;
+                        b.model.maximize(var).map_err(|e| b.model_err(e))?;
+                        Goal::Maximize(var)
+                    }
+                };
+            }
+        }
+    }
+    Ok(Built {
+        model: b.model,
+        goal,
+        outputs: b.outputs,
+    })
+}
+
+/// The index sets of `output_array([1..2, 1..3])`.
+fn dims_of(args: &[Expr]) -> Option<Vec<(i64, i64)>> {
+    match args.first()? {
+        Expr::Array(sets) => sets
+            .iter()
+            .map(|s| match s {
+                Expr::Range(lo, hi) => Some((*lo, *hi)),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+impl Builder {
+    fn err(&self, message: impl Into<String>) -> FznError {
+        FznError {
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    fn model_err(&self, e: ModelError) -> FznError {
+        self.err(e.to_string())
+    }
+
+    fn value(&self, e: &Expr) -> Result<Value, FznError> {
+        Ok(match e {
+            Expr::Int(i) => Value::Int(*i),
+            Expr::Bool(b) => Value::Bool(*b),
+            Expr::Float(f) => return Err(self.err(format!("float {f}: floats are not supported"))),
+            Expr::Str(_) => return Err(self.err("a string is not a value")),
+            Expr::Ident(name) => self
+                .names
+                .get(name)
+                .cloned()
+                .ok_or_else(|| self.err(format!("unknown name '{name}'")))?,
+            Expr::Range(lo, hi) => Value::Set((*lo..=*hi).take(1 << 20).collect()),
+            Expr::Set(values) => Value::Set(values.clone()),
+            Expr::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| self.value(i))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Expr::Access(name, index) => {
+                let Some(Value::Array(items)) = self.names.get(name) else {
+                    return Err(self.err(format!("'{name}' is not an array")));
+                };
+                usize::try_from(*index - 1)
+                    .ok()
+                    .and_then(|i| items.get(i))
+                    .cloned()
+                    .ok_or_else(|| self.err(format!("index {index} is outside '{name}'")))?
+            }
+        })
+    }
+
+    fn variable(
+        &mut self,
+        ty: &Type,
+        array: Option<usize>,
+        value: Option<&Expr>,
+    ) -> Result<Value, FznError> {
+        if let Some(e) = value {
+            let v = self.value(e)?;
+            return match (array, v) {
+                (None, Value::Int(i)) => Ok(Value::Var(self.constant(i)?)),
+                (None, Value::Bool(b)) => Ok(Value::Var(self.constant(i64::from(b))?)),
+                (_, v) => Ok(v),
+            };
+        }
+        if array.is_some() {
+            return Err(self.err("an array of variables needs its elements"));
+        }
+        let var = match ty {
+            Type::Bool => self.model.new_bool(),
+            Type::Int => self.model.new_var(i32::MIN..=i32::MAX),
+            Type::Range(lo, hi) => {
+                let (lo, hi) = (
+                    narrow(*lo).map_err(|_| self.err("bound beyond i32"))?,
+                    narrow(*hi).map_err(|_| self.err("bound beyond i32"))?,
+                );
+                self.model.new_var(lo..=hi)
+            }
+            Type::Set(values) => {
+                let values = values
+                    .iter()
+                    .map(|&v| narrow(v))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|_| self.err("value beyond i32"))?;
+                self.model.new_var_from_values(&values)
+            }
+            Type::Float => return Err(self.err("float variables are not supported")),
+            Type::SetOfInt => return Err(self.err("set variables are not supported")),
+        }
+        .map_err(|e| self.model_err(e))?;
+        Ok(Value::Var(var))
+    }
+
+    fn constant(&mut self, value: i64) -> Result<VarId, FznError> {
+        if let Some(&v) = self.constants.get(&value) {
+            return Ok(v);
+        }
+        let c = narrow(value).map_err(|_| self.err(format!("constant {value} beyond i32")))?;
+        let v = self.model.new_var(c..=c).map_err(|e| self.model_err(e))?;
+        self.constants.insert(value, v);
+        Ok(v)
+    }
+
+    fn var(&mut self, v: &Value) -> Result<VarId, FznError> {
+        match v {
+            Value::Var(x) => Ok(*x),
+            Value::Int(i) => self.constant(*i),
+            Value::Bool(b) => self.constant(i64::from(*b)),
+            _ => Err(self.err("expected a variable or a constant")),
+        }
+    }
+
+    fn vars(&mut self, v: &Value) -> Result<Vec<VarId>, FznError> {
+        match v {
+            Value::Array(items) => items.iter().map(|i| self.var(i)).collect(),
+            single => Ok(vec![self.var(single)?]),
+        }
+    }
+
+    fn int(&self, v: &Value) -> Result<i64, FznError> {
+        match v {
+            Value::Int(i) => Ok(*i),
+            Value::Bool(b) => Ok(i64::from(*b)),
+            _ => Err(self.err("expected an integer constant")),
+        }
+    }
+
+    fn ints(&self, v: &Value) -> Result<Vec<i64>, FznError> {
+        match v {
+            Value::Array(items) => items.iter().map(|i| self.int(i)).collect(),
+            Value::Set(values) => Ok(values.clone()),
+            _ => Err(self.err("expected an array of integers")),
+        }
+    }
+
+    fn coeffs(&self, v: &Value) -> Result<Vec<i32>, FznError> {
+        self.ints(v)?
+            .into_iter()
+            .map(|c| narrow(c).map_err(|_| self.err("coefficient beyond i32")))
+            .collect()
+    }
+
+    fn linear(&mut self, coeffs: &Value, vars: &Value) -> Result<LinearExpr, FznError> {
+        let coeffs = self.ints(coeffs)?;
+        let vars = self.vars(vars)?;
+        Ok(coeffs
+            .iter()
+            .zip(vars)
+            .fold(LinearExpr::default(), |acc, (&c, x)| acc + x * c))
+    }
+
+    fn lit(&mut self, v: &Value) -> Result<Literal, FznError> {
+        Ok(Literal::yes(self.var(v)?))
+    }
+
+    fn lits(&mut self, v: &Value) -> Result<Vec<Literal>, FznError> {
+        Ok(self.vars(v)?.into_iter().map(Literal::yes).collect())
+    }
+
+    #[allow(clippy::too_many_lines)]
+    fn constraint(&mut self, name: &str, a: &[Value]) -> Result<(), FznError> {
+        let name = name.strip_prefix("fzn_").unwrap_or(name);
+        let line = self.line;
+        let arg = |k: usize| {
+            a.get(k).ok_or_else(|| FznError {
+                line,
+                message: format!("'{name}' takes more arguments"),
+            })
+        };
+        let m = |b: &Self, r: Result<(), ModelError>| r.map_err(|e| b.model_err(e));
+        match name {
+            "int_eq" | "bool_eq" | "bool2int" => {
+                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
+                let r = self.model.require(x.equals(y));
+                m(self, r)
+            }
+            "int_ne" | "bool_ne" => {
+                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
+                let r = self.model.not_equal(x, y);
+                m(self, r)
+            }
+            "bool_not" => {
+                let (x, y) = (self.lit(arg(0)?)?, self.lit(arg(1)?)?);
+                let r = self.model.not(x, y);
+                m(self, r)
+            }
+            "int_le" | "bool_le" | "int_lt" | "bool_lt" => {
+                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
+                let c = if name.ends_with("lt") {
+                    x.less_than(y)
+                } else {
+                    x.at_most(y)
+                };
+                let r = self.model.require(c);
+                m(self, r)
+            }
+            "int_lin_eq" | "int_lin_le" | "int_lin_ne" | "bool_lin_eq" | "bool_lin_le" => {
+                let coeffs = self.coeffs(arg(0)?)?;
+                let vars = self.vars(arg(1)?)?;
+                let rhs = self.int(arg(2)?)?;
+                let r = match name {
+                    "int_lin_ne" => self.model.linear_not_equal(&vars, &coeffs, rhs),
+                    n if n.ends_with("eq") => {
+                        self.model
+                            .weighted_sum(&vars, &coeffs, Relation::Equal, rhs)
+                    }
+                    _ => self
+                        .model
+                        .weighted_sum(&vars, &coeffs, Relation::AtMost, rhs),
+                };
+                m(self, r)
+            }
+            "int_eq_reif" | "int_ne_reif" | "int_le_reif" | "int_lt_reif" | "bool_eq_reif"
+            | "bool_le_reif" | "bool_lt_reif" | "int_eq_imp" | "int_ne_imp" | "int_le_imp"
+            | "int_lt_imp" => {
+                let (x, y, b) = (self.var(arg(0)?)?, self.var(arg(1)?)?, self.lit(arg(2)?)?);
+                let stem = name.trim_end_matches("_reif").trim_end_matches("_imp");
+                let c = match &stem[stem.len() - 2..] {
+                    "eq" => x.equals(y),
+                    "ne" => x.not_equal(y),
+                    "le" => x.at_most(y),
+                    _ => x.less_than(y),
+                };
+                let r = if name.ends_with("imp") {
+                    self.model.implies_constraint(b, c)
+                } else {
+                    self.model.reify(b, c)
+                };
+                m(self, r)
+            }
+            "int_lin_eq_reif" | "int_lin_le_reif" | "int_lin_ne_reif" | "int_lin_eq_imp"
+            | "int_lin_le_imp" | "int_lin_ne_imp" => {
+                let sum = self.linear(arg(0)?, arg(1)?)?;
+                let rhs = self.int(arg(2)?)?;
+                let b = self.lit(arg(3)?)?;
+                let c = match &name[8..10] {
+                    "eq" => sum.equals(rhs),
+                    "ne" => sum.not_equal(rhs),
+                    _ => sum.at_most(rhs),
+                };
+                let r = if name.ends_with("imp") {
+                    self.model.implies_constraint(b, c)
+                } else {
+                    self.model.reify(b, c)
+                };
+                m(self, r)
+            }
+            "int_times" | "int_div" | "int_mod" | "int_pow" | "int_min" | "int_max" => {
+                let (x, y, z) = (self.var(arg(0)?)?, self.var(arg(1)?)?, self.var(arg(2)?)?);
+                let r = match name {
+                    "int_times" => self.model.times(x, y, z),
+                    "int_div" => self.model.div(x, y, z),
+                    "int_mod" => self.model.modulo(x, y, z),
+                    "int_pow" => self.model.pow(x, y, z),
+                    "int_min" => self.model.min(&[x, y], z),
+                    _ => self.model.max(&[x, y], z),
+                };
+                m(self, r)
+            }
+            "int_abs" => {
+                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
+                let r = self.model.abs(x, y);
+                m(self, r)
+            }
+            "array_int_minimum" | "array_int_maximum" => {
+                let (y, xs) = (self.var(arg(0)?)?, self.vars(arg(1)?)?);
+                let r = if name.ends_with("minimum") {
+                    self.model.min(&xs, y)
+                } else {
+                    self.model.max(&xs, y)
+                };
+                m(self, r)
+            }
+            "array_int_element"
+            | "array_bool_element"
+            | "array_var_int_element"
+            | "array_var_bool_element" => {
+                let index = self.var(arg(0)?)?;
+                let z = self.var(arg(2)?)?;
+                // FlatZinc counts from 1, the model from 0.
+                let zero_based = self
+                    .model
+                    .new_var(i32::MIN..=i32::MAX)
+                    .map_err(|e| self.model_err(e))?;
+                let r = self.model.require(zero_based.equals(index - 1));
+                m(self, r)?;
+                let r = if name.contains("var") {
+                    let xs = self.vars(arg(1)?)?;
+                    self.model.element_var(&xs, zero_based, z)
+                } else {
+                    let table = self.coeffs(arg(1)?)?;
+                    self.model.element(&table, zero_based, z)
+                };
+                m(self, r)
+            }
+            "bool_clause" => {
+                let mut lits = self.lits(arg(0)?)?;
+                lits.extend(self.lits(arg(1)?)?.into_iter().map(|l| !l));
+                let r = self.model.clause(&lits);
+                m(self, r)
+            }
+            "array_bool_and" | "array_bool_or" => {
+                let (lits, r) = (self.lits(arg(0)?)?, self.lit(arg(1)?)?);
+                let res = if name.ends_with("and") {
+                    self.model.and(&lits, r)
+                } else {
+                    self.model.or(&lits, r)
+                };
+                m(self, res)
+            }
+            "bool_and" | "bool_or" | "bool_xor" => {
+                let (x, y, r) = (self.lit(arg(0)?)?, self.lit(arg(1)?)?, self.lit(arg(2)?)?);
+                let res = match name {
+                    "bool_and" => self.model.and(&[x, y], r),
+                    "bool_or" => self.model.or(&[x, y], r),
+                    _ => self.model.xor(x, y, r),
+                };
+                m(self, res)
+            }
+            "all_different_int" => {
+                let xs = self.vars(arg(0)?)?;
+                let r = self.model.all_different(&xs);
+                m(self, r)
+            }
+            "table_int" | "table_bool" => {
+                let xs = self.vars(arg(0)?)?;
+                let flat = self.coeffs(arg(1)?)?;
+                let tuples: Vec<Vec<i32>> =
+                    flat.chunks(xs.len().max(1)).map(<[i32]>::to_vec).collect();
+                let r = self.model.table(&xs, &tuples);
+                m(self, r)
+            }
+            "set_in" => {
+                let x = self.var(arg(0)?)?;
+                let allowed = self.coeffs(&Value::Set(self.ints(arg(1)?)?))?;
+                let tuples: Vec<Vec<i32>> = allowed.iter().map(|&v| vec![v]).collect();
+                let r = self.model.table(&[x], &tuples);
+                m(self, r)
+            }
+            other => Err(self.err(format!("constraint '{other}' is not supported"))),
+        }
+    }
+}
+
+fn narrow(v: i64) -> Result<i32, std::num::TryFromIntError> {
+    i32::try_from(v)
+}

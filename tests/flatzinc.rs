@@ -1,0 +1,90 @@
+//! FlatZinc read and built into models: MiniZinc's own flattening of the ft06 job shop
+//! (optimum 55) and of 16 queens (a solution checked against the rules), and small texts
+//! whose answers are known, printed as FlatZinc prints them.
+
+use bitcsp::flatzinc::{build, parse, Goal};
+use bitcsp::{Optimum, SolveResult, Solver};
+
+fn built(text: &str) -> bitcsp::flatzinc::Built {
+    build(&parse(text).expect("parsed")).expect("built")
+}
+
+#[test]
+fn ft06_from_minizinc_is_proved_optimal_at_55() {
+    let b = built(include_str!("data/flatzinc/jobshop_ft06.fzn"));
+    assert!(matches!(b.goal, Goal::Minimize(_)));
+    let Optimum::Optimal {
+        objective,
+        solution,
+    } = Solver::new(&b.model).optimize()
+    else {
+        panic!("not proved optimal");
+    };
+    assert_eq!(objective, 55);
+    assert!(b.format(&solution).contains("makespan = 55;"));
+}
+
+#[test]
+fn sixteen_queens_from_minizinc_are_placed_by_the_rules() {
+    let b = built(include_str!("data/flatzinc/queens_16.fzn"));
+    let SolveResult::Solution(s) = Solver::new(&b.model).solve() else {
+        panic!("no solution");
+    };
+    let text = b.format(&s);
+    let list = text
+        .split('[')
+        .nth(1)
+        .and_then(|t| t.split(']').next())
+        .expect("an array in the output");
+    let q: Vec<i64> = list
+        .split(',')
+        .map(|v| v.trim().parse().expect("a number"))
+        .collect();
+    assert_eq!(q.len(), 16);
+    for i in 0..16 {
+        for j in i + 1..16 {
+            let d = (j - i) as i64;
+            assert!(
+                q[i] != q[j] && (q[i] - q[j]).abs() != d,
+                "queens {i} and {j} attack"
+            );
+        }
+    }
+}
+
+#[test]
+fn outputs_print_as_flatzinc_does() {
+    let text = "array [1..2] of int: c = [1, 1];\n\
+        var 1..3: x :: output_var;\n\
+        var bool: b :: output_var;\n\
+        var 0..9: y;\n\
+        array [1..2] of var int: v :: output_array([0..1]) = [x, y];\n\
+        constraint int_lin_eq(c, [x, y], 7);\n\
+        constraint int_le_reif(x, 2, b);\n\
+        constraint bool_clause([b], []);\n\
+        solve maximize y;\n";
+    let b = built(text);
+    let Optimum::Optimal {
+        solution,
+        objective,
+    } = Solver::new(&b.model).optimize()
+    else {
+        panic!("not optimal");
+    };
+    assert_eq!(objective, 6);
+    assert_eq!(
+        b.format(&solution),
+        "x = 1;\nb = true;\nv = array1d(0..1, [1, 6]);\n"
+    );
+}
+
+#[test]
+fn what_cannot_be_built_names_its_line() {
+    let err = build(&parse("var 1..3: x;\nconstraint float_lin_eq([1.0], [x], 2.0);\n").unwrap())
+        .unwrap_err();
+    assert_eq!(err.line, 2);
+    let err = build(&parse("var 1..3: x;\nconstraint my_global(x);\n").unwrap()).unwrap_err();
+    assert!(err.message.contains("not supported"), "{err}");
+    let err = build(&parse("constraint int_ne(x, 2);\n").unwrap()).unwrap_err();
+    assert!(err.message.contains("unknown name 'x'"), "{err}");
+}
