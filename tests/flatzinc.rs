@@ -5,6 +5,9 @@
 use bitcsp::flatzinc::{build, parse, Goal};
 use bitcsp::{Optimum, SolveResult, Solver};
 
+mod common;
+use common::{run, run_with_stdin};
+
 fn built(text: &str) -> bitcsp::flatzinc::Built {
     build(&parse(text).expect("parsed")).expect("built")
 }
@@ -87,4 +90,47 @@ fn what_cannot_be_built_names_its_line() {
     assert!(err.message.contains("not supported"), "{err}");
     let err = build(&parse("constraint int_ne(x, 2);\n").unwrap()).unwrap_err();
     assert!(err.message.contains("unknown name 'x'"), "{err}");
+}
+
+#[test]
+fn the_command_prints_solutions_and_the_search_status() {
+    let all = run_with_stdin(
+        &["fzn", "-", "-a"],
+        b"var 1..3: x :: output_var;\nconstraint int_ne(x, 2);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&all.stdout),
+        "x = 1;\n----------\nx = 3;\n----------\n==========\n"
+    );
+    assert_eq!(all.status.code(), Some(0));
+    let unsat = run_with_stdin(
+        &["fzn", "-"],
+        b"var 1..3: x;\nconstraint int_lt(x, 1);\nsolve satisfy;\n",
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&unsat.stdout),
+        "=====UNSATISFIABLE=====\n"
+    );
+    assert_eq!(unsat.status.code(), Some(0));
+    let bad = run_with_stdin(
+        &["fzn", "-"],
+        b"var 1..3: x;\nconstraint foo(x);\nsolve satisfy;\n",
+    );
+    assert_eq!(String::from_utf8_lossy(&bad.stdout), "=====ERROR=====\n");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("-:2: constraint 'foo' is not supported"));
+    assert_eq!(bad.status.code(), Some(1));
+}
+
+#[test]
+fn the_command_optimises_with_statistics() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/flatzinc/jobshop_ft06.fzn"
+    );
+    let out = run(&["fzn", path, "-s"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("makespan = 55;\n"));
+    assert!(text.contains("----------\n==========\n%%%mzn-stat: nodes="));
+    assert!(text.contains("%%%mzn-stat: objective=55\n%%%mzn-stat-end\n"));
+    assert_eq!(out.status.code(), Some(0));
 }

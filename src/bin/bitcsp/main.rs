@@ -9,6 +9,7 @@ mod batch;
 mod color_cmd;
 mod exit;
 mod files;
+mod fzn_cmd;
 mod input;
 mod interrupt;
 mod output;
@@ -41,6 +42,40 @@ enum Command {
     Queens(QueensArgs),
     /// Color a DIMACS graph: the chromatic number, or whether K colors suffice.
     Color(ColorArgs),
+    /// Solve a FlatZinc model as MiniZinc expects of a solver (`-` reads standard input).
+    Fzn(FznArgs),
+}
+
+/// Options of `bitcsp fzn`, with MiniZinc's standard flags.
+#[derive(Args, Debug)]
+struct FznArgs {
+    /// The FlatZinc model, or `-` for standard input.
+    file: String,
+    /// Every solution of a satisfaction problem; every improving solution of an
+    /// optimisation problem.
+    #[arg(short = 'a', long = "all-solutions")]
+    all: bool,
+    /// Every improving solution of an optimisation problem.
+    #[arg(short = 'i', long = "intermediate")]
+    intermediate: bool,
+    /// Stop after this many solutions.
+    #[arg(short = 'n', long = "num-solutions", value_parser = clap::value_parser!(u64).range(1..))]
+    solutions: Option<u64>,
+    /// Time limit in milliseconds.
+    #[arg(short = 't', long = "time-limit", value_name = "MS")]
+    time_ms: Option<u64>,
+    /// Print statistics as `%%%mzn-stat` lines.
+    #[arg(short = 's', long = "statistics")]
+    statistics: bool,
+    /// Free search: search annotations are ignored (they always are, for now).
+    #[arg(short = 'f', long = "free-search")]
+    free: bool,
+    /// Threads (accepted; the search runs on one thread for now).
+    #[arg(short = 'p', long = "parallel", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
+    /// Random seed (accepted; the search is deterministic and uses none).
+    #[arg(short = 'r', long = "random-seed")]
+    seed: Option<u64>,
 }
 
 /// Options of `bitcsp queens`.
@@ -282,6 +317,14 @@ fn main() -> ExitCode {
         Command::Sudoku(command) => sudoku(command),
         Command::Queens(args) => queens(args),
         Command::Color(args) => color(args),
+        Command::Fzn(args) => fzn_cmd::run(&fzn_cmd::Settings {
+            file: args.file,
+            all: args.all,
+            intermediate: args.intermediate,
+            solutions: args.solutions,
+            time_limit: args.time_ms.map(Duration::from_millis),
+            statistics: args.statistics,
+        }),
     };
     let status = match outcome.status() {
         // A message that could not be written is output lost.
