@@ -134,3 +134,28 @@ fn the_command_optimises_with_statistics() {
     assert!(text.contains("%%%mzn-stat: objective=55\n%%%mzn-stat-end\n"));
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// MiniZinc runs bitcsp through `share/minizinc` (skipped when `minizinc` is not installed).
+#[test]
+fn minizinc_runs_bitcsp_as_a_solver() {
+    let available = std::process::Command::new("minizinc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !available {
+        eprintln!("skipped: minizinc is not installed");
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let out = std::process::Command::new("minizinc")
+        .env("MZN_SOLVER_PATH", format!("{root}/share/minizinc/solvers"))
+        .env("BITCSP", env!("CARGO_BIN_EXE_bitcsp"))
+        .args(["--solver", "bitcsp"])
+        .arg(format!("{root}/compare/minizinc/jobshop.mzn"))
+        .arg(format!("{root}/compare/minizinc/jobshop_ft06.dzn"))
+        .output()
+        .expect("minizinc runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("makespan = 55;"), "{text}");
+    assert!(text.contains("=========="), "{text}");
+}
