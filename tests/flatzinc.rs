@@ -159,3 +159,25 @@ fn minizinc_runs_bitcsp_as_a_solver() {
     assert!(text.contains("makespan = 55;"), "{text}");
     assert!(text.contains("=========="), "{text}");
 }
+
+/// `set_in_reif` and the half-reified comparisons: the count of solutions of a small text
+/// against enumeration.
+#[test]
+fn set_membership_and_half_reification_count_as_enumerated() {
+    let text = "var 0..5: x :: output_var;\n\
+        var bool: b :: output_var;\n\
+        var bool: c;\n\
+        constraint set_in_reif(x, {1, 3, 4}, b);\n\
+        constraint int_le_imp(x, 2, c);\n\
+        constraint bool_le_imp(b, c, c);\n\
+        solve satisfy;\n";
+    let b = built(text);
+    let expected = (0..=5)
+        .flat_map(|x| (0..=1).flat_map(move |bb| (0..=1).map(move |c| (x, bb, c))))
+        .filter(|&(x, bb, c)| {
+            let member = [1, 3, 4].contains(&x);
+            (bb == 1) == member && (c == 0 || x <= 2) && (c == 0 || bb <= c)
+        })
+        .count() as u64;
+    assert_eq!(Solver::new(&b.model).count(None).count, expected);
+}

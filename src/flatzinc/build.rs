@@ -337,6 +337,19 @@ impl Builder {
         Ok(self.vars(v)?.into_iter().map(Literal::yes).collect())
     }
 
+    /// `b`, or a fresh copy of it when it is one of `used` (a reified literal must not
+    /// occur in its own comparison).
+    fn apart(&mut self, b: Literal, used: &[VarId]) -> Result<Literal, FznError> {
+        if !used.contains(&b.var()) {
+            return Ok(b);
+        }
+        let copy = self.model.new_bool().map_err(|e| self.model_err(e))?;
+        self.model
+            .require(copy.equals(b.var()))
+            .map_err(|e| self.model_err(e))?;
+        Ok(Literal::yes(copy))
+    }
+
     #[allow(clippy::too_many_lines)]
     fn constraint(&mut self, name: &str, a: &[Value]) -> Result<(), FznError> {
         let name = name.strip_prefix("fzn_").unwrap_or(name);
@@ -392,8 +405,9 @@ impl Builder {
             }
             "int_eq_reif" | "int_ne_reif" | "int_le_reif" | "int_lt_reif" | "bool_eq_reif"
             | "bool_le_reif" | "bool_lt_reif" | "int_eq_imp" | "int_ne_imp" | "int_le_imp"
-            | "int_lt_imp" => {
+            | "int_lt_imp" | "bool_eq_imp" | "bool_le_imp" | "bool_lt_imp" => {
                 let (x, y, b) = (self.var(arg(0)?)?, self.var(arg(1)?)?, self.lit(arg(2)?)?);
+                let b = self.apart(b, &[x, y])?;
                 let stem = name.trim_end_matches("_reif").trim_end_matches("_imp");
                 let c = match &stem[stem.len() - 2..] {
                     "eq" => x.equals(y),
@@ -410,9 +424,11 @@ impl Builder {
             }
             "int_lin_eq_reif" | "int_lin_le_reif" | "int_lin_ne_reif" | "int_lin_eq_imp"
             | "int_lin_le_imp" | "int_lin_ne_imp" => {
+                let terms = self.vars(arg(1)?)?;
                 let sum = self.linear(arg(0)?, arg(1)?)?;
                 let rhs = self.int(arg(2)?)?;
                 let b = self.lit(arg(3)?)?;
+                let b = self.apart(b, &terms)?;
                 let c = match &name[8..10] {
                     "eq" => sum.equals(rhs),
                     "ne" => sum.not_equal(rhs),
@@ -515,6 +531,22 @@ impl Builder {
                 let allowed = self.coeffs(&Value::Set(self.ints(arg(1)?)?))?;
                 let tuples: Vec<Vec<i32>> = allowed.iter().map(|&v| vec![v]).collect();
                 let r = self.model.table(&[x], &tuples);
+                m(self, r)
+            }
+            "set_in_reif" | "set_in_imp" => {
+                // b ⇔ x ∈ S is "among [x], S, b" (b counts x when it lies in S).
+                let x = self.var(arg(0)?)?;
+                let set = self.coeffs(&Value::Set(self.ints(arg(1)?)?))?;
+                let b = self.var(arg(2)?)?;
+                let r = if name == "set_in_reif" {
+                    self.model.among(&[x], &set, b)
+                } else {
+                    // b ⇒ x ∈ S: among into a fresh count that b bounds from below.
+                    let counted = self.model.new_bool().map_err(|e| self.model_err(e))?;
+                    self.model
+                        .among(&[x], &set, counted)
+                        .and_then(|()| self.model.implies(b.into(), counted.into()))
+                };
                 m(self, r)
             }
             other => Err(self.err(format!("constraint '{other}' is not supported"))),
