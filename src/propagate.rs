@@ -372,6 +372,14 @@ impl Engine {
         (&self.store, &mut self.changes[range])
     }
 
+    /// Moves the running constraint's bitset of variables changed by others since it last
+    /// ran into `into` (as long as that bitset), clearing it.
+    pub(crate) fn take_changes(&mut self, into: &mut [u64]) {
+        let (_, changes) = self.store_and_changes();
+        into.copy_from_slice(changes);
+        changes.iter_mut().for_each(|w| *w = 0);
+    }
+
     /// Runs queued constraints until none is left (a fixed point) or one fails.
     /// `scratch` is working memory for the propagators, at least as long as the largest
     /// scratch space a propagator asks for.

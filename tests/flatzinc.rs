@@ -181,3 +181,17 @@ fn set_membership_and_half_reification_count_as_enumerated() {
         .count() as u64;
     assert_eq!(Solver::new(&b.model).count(None).count, expected);
 }
+
+/// A range too wide to list is never cut short: as a domain restriction it becomes bounds,
+/// elsewhere the text is refused.
+#[test]
+fn wide_ranges_are_bounds_or_refused_never_cut() {
+    let b = built("var int: x :: output_var;\nconstraint set_in(x, 1999999..2000001);\nconstraint int_ne(x, 2000000);\nsolve maximize x;\n");
+    let Optimum::Optimal { objective, .. } = Solver::new(&b.model).optimize() else {
+        panic!("not optimal");
+    };
+    assert_eq!(objective, 2_000_001);
+    let err = build(&parse("var int: x;\nvar bool: b;\nconstraint set_in_reif(x, 1..2000000, b);\nsolve satisfy;\n").unwrap()).unwrap_err();
+    assert_eq!(err.line, 3);
+    assert!(err.message.contains("too wide"), "{err}");
+}

@@ -42,11 +42,7 @@ impl WideAllDifferent {
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let pending = &mut scratch[..self.scratch_words()];
-        {
-            let (_, changes) = e.store_and_changes();
-            pending.copy_from_slice(changes);
-            changes.iter_mut().for_each(|w| *w = 0);
-        }
+        e.take_changes(pending);
         while let Some(i) = take_first(pending) {
             let x = self.vars[i];
             if !e.store.is_fixed(x) {

@@ -82,7 +82,13 @@ enum Value {
     Var(VarId),
     Array(Vec<Value>),
     Set(Vec<i64>),
+    /// `lo..hi`, kept as its bounds (it may be far too wide to list).
+    Range(i64, i64),
 }
+
+/// The widest range listed value by value (as a set argument); wider ones are refused
+/// rather than cut short.
+const MAX_LISTED_RANGE: i64 = 1 << 20;
 
 struct Builder {
     model: Model,
@@ -208,7 +214,7 @@ impl Builder {
                 .get(name)
                 .cloned()
                 .ok_or_else(|| self.err(format!("unknown name '{name}'")))?,
-            Expr::Range(lo, hi) => Value::Set((*lo..=*hi).take(1 << 20).collect()),
+            Expr::Range(lo, hi) => Value::Range(*lo, *hi),
             Expr::Set(values) => Value::Set(values.clone()),
             Expr::Array(items) => Value::Array(
                 items
@@ -309,6 +315,12 @@ impl Builder {
         match v {
             Value::Array(items) => items.iter().map(|i| self.int(i)).collect(),
             Value::Set(values) => Ok(values.clone()),
+            Value::Range(lo, hi) if hi.saturating_sub(*lo) < MAX_LISTED_RANGE => {
+                Ok((*lo..=*hi).collect())
+            }
+            Value::Range(lo, hi) => {
+                Err(self.err(format!("the set {lo}..{hi} is too wide to list")))
+            }
             _ => Err(self.err("expected an array of integers")),
         }
     }
@@ -528,9 +540,18 @@ impl Builder {
             }
             "set_in" => {
                 let x = self.var(arg(0)?)?;
-                let allowed = self.coeffs(&Value::Set(self.ints(arg(1)?)?))?;
-                let tuples: Vec<Vec<i32>> = allowed.iter().map(|&v| vec![v]).collect();
-                let r = self.model.table(&[x], &tuples);
+                let r = match arg(1)? {
+                    // A range is bounds, whatever its width.
+                    Value::Range(lo, hi) => self
+                        .model
+                        .require(x.at_least(*lo))
+                        .and_then(|()| self.model.require(x.at_most(*hi))),
+                    set => {
+                        let allowed = self.coeffs(&Value::Set(self.ints(set)?))?;
+                        let tuples: Vec<Vec<i32>> = allowed.iter().map(|&v| vec![v]).collect();
+                        self.model.table(&[x], &tuples)
+                    }
+                };
                 m(self, r)
             }
             "set_in_reif" | "set_in_imp" => {

@@ -239,29 +239,19 @@ impl Model {
             equal
         };
         let (relation, coeffs, rhs) = normalized(comparison, coeffs, rhs);
-        let propagator_kind = kind;
         match (vars.as_slice(), coeffs.as_slice(), relation) {
             (&[x], &[a], LinearRelation::Equal) => match i32::try_from(rhs / i64::from(a)) {
-                Ok(v) if rhs % i64::from(a) == 0 => {
-                    self.post(ReifiedValue::new(b, x, v, propagator_kind))
-                }
+                Ok(v) if rhs % i64::from(a) == 0 => self.post(ReifiedValue::new(b, x, v, kind)),
                 // a·x = rhs has no integer solution: b is 0.
                 _ => self.weighted_sum(&[b], &[1], Relation::Equal, 0),
             },
             (&[x, y], &[1, -1], LinearRelation::Equal) => {
-                self.post(ReifiedEqual::new(b, x, y, rhs, propagator_kind))
+                self.post(ReifiedEqual::new(b, x, y, rhs, kind))
             }
             (&[x, y], &[-1, 1], LinearRelation::Equal) => {
-                self.post(ReifiedEqual::new(b, y, x, rhs, propagator_kind))
+                self.post(ReifiedEqual::new(b, y, x, rhs, kind))
             }
-            _ => self.post(ReifiedLinear::new(
-                b,
-                &vars,
-                &coeffs,
-                relation,
-                rhs,
-                propagator_kind,
-            )),
+            _ => self.post(ReifiedLinear::new(b, &vars, &coeffs, relation, rhs, kind)),
         }
     }
 

@@ -135,11 +135,7 @@ impl Clauses {
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let (pending, failing) = scratch[..self.scratch_words()].split_at_mut(self.pending_words());
-        {
-            let (_, changes) = e.store_and_changes();
-            pending.copy_from_slice(changes);
-            changes.iter_mut().for_each(|w| *w = 0);
-        }
+        e.take_changes(pending);
         while let Some(v) = take_first(pending) {
             let Some(value) = e.store.fixed_value(self.vars[v]) else {
                 continue;

@@ -220,12 +220,6 @@ pub(crate) enum LinearRelation {
     AtMost,
 }
 
-impl LinearRelation {
-    fn negated_is_at_least(self) -> bool {
-        self == LinearRelation::AtMost
-    }
-}
-
 /// `b ⇔ (Σ a·x rel c)` (or `b ⇒`), on bounds.
 #[derive(Debug)]
 pub(crate) struct ReifiedLinear {
@@ -374,10 +368,7 @@ impl ReifiedLinear {
                 self.enforce_not_equal(d)
             }
             (LinearRelation::AtMost, true) => self.enforce_range(d, None, Some(c)),
-            (relation, false) => {
-                debug_assert!(relation.negated_is_at_least());
-                self.enforce_range(d, Some(c + 1), None)
-            }
+            (LinearRelation::AtMost, false) => self.enforce_range(d, Some(c + 1), None),
         }
     }
 }
