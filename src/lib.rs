@@ -75,7 +75,7 @@ pub use model::{
 };
 pub use propagator::{Conflict, Cost, Domains, Propagator, Strength, Watch};
 pub use search::{
-    Count, CountStatus, Improvement, LastConflict, Optimum, Restarts, SearchStatus, Solution,
-    Solutions, SolveResult, Solver, Statistics, StopReason, ValueOrder, ValueSymmetry,
+    Count, CountStatus, Improvement, LastConflict, Optimum, Restarts, SearchPhase, SearchStatus,
+    Solution, Solutions, SolveResult, Solver, Statistics, StopReason, ValueOrder, ValueSymmetry,
     VariableOrder,
 };

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 
 use bitcsp::{
-    Consistency, CountStatus, LastConflict, Model, Relation, Restarts, SolveResult, Solver,
-    ValueOrder, VarId, VariableOrder,
+    Consistency, CountStatus, LastConflict, Model, Relation, Restarts, SearchPhase, SolveResult,
+    Solver, ValueOrder, VarId, VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -260,18 +260,44 @@ fn instance(
     })
 }
 
-const VARIABLE_ORDERS: [VariableOrder; 5] = [
+const VARIABLE_ORDERS: [VariableOrder; 9] = [
     VariableOrder::InputOrder,
     VariableOrder::Mrv,
     VariableOrder::MrvDegree,
     VariableOrder::MrvDynamicDegree,
     VariableOrder::DomWdeg,
+    VariableOrder::MostValues,
+    VariableOrder::Smallest,
+    VariableOrder::Largest,
+    VariableOrder::Occurrence,
 ];
-const VALUE_ORDERS: [ValueOrder; 3] = [
+const VALUE_ORDERS: [ValueOrder; 4] = [
     ValueOrder::Ascending,
     ValueOrder::Descending,
     ValueOrder::MiddleOut,
+    ValueOrder::Median,
 ];
+
+/// A search plan over `vars`: phase `k` takes the variables whose entry of `phase_of` is
+/// `k` (entries past the phase count leave the variable to the solver), in reverse order
+/// of creation, so that the plan's order differs from the model's.
+fn plan(vars: &[VarId], phase_of: &[usize], orders: &[(usize, usize)]) -> Vec<SearchPhase> {
+    orders
+        .iter()
+        .enumerate()
+        .map(|(k, &(var, val))| SearchPhase {
+            vars: vars
+                .iter()
+                .zip(phase_of)
+                .rev()
+                .filter(|&(_, &p)| p == k)
+                .map(|(&v, _)| v)
+                .collect(),
+            variable_order: VARIABLE_ORDERS[var],
+            value_order: VALUE_ORDERS[val],
+        })
+        .collect()
+}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
@@ -357,6 +383,43 @@ proptest! {
             }
             SolveResult::Unsatisfiable => prop_assert!(expected.is_empty()),
             SolveResult::Stopped(r) => prop_assert!(false, "stopped without a limit: {:?}", r),
+        }
+    }
+
+    #[test]
+    fn search_plans_keep_every_solution_and_branch_in_their_order(
+        inst in instance(6, -3..=3, -2..=2),
+        phase_of in prop::collection::vec(0usize..4, 6),
+        orders in prop::collection::vec((0..VARIABLE_ORDERS.len(), 0..VALUE_ORDERS.len()), 1..4),
+        intervals in any::<bool>(),
+    ) {
+        let inst = Instance { intervals, ..inst };
+        let expected = inst.brute_force();
+        let (model, vars) = inst.model();
+        let phases = plan(&vars, &phase_of[..vars.len().min(phase_of.len())], &orders);
+        let mut solver = Solver::new(&model);
+        solver.set_search_plan(&phases).expect("the model's variables");
+        let found: Vec<Vec<i32>> = solver
+            .solutions()
+            .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+            .collect();
+        let set: BTreeSet<Vec<i32>> = found.iter().cloned().collect();
+        prop_assert_eq!(set.len(), found.len(), "a solution was reported twice");
+        prop_assert_eq!(&set, &expected);
+        // A first phase of one variable in input order, ascending: the first solution
+        // holds that variable's least value over all solutions.
+        if let (Some(first), Some(&x)) = (found.first(), vars.first()) {
+            let mut solver = Solver::new(&model);
+            solver
+                .set_search_plan(&[SearchPhase {
+                    vars: vec![x],
+                    variable_order: VariableOrder::InputOrder,
+                    value_order: ValueOrder::Descending,
+                }])
+                .expect("the model's variables");
+            let top = solver.solve().solution().map(|s| s.value(x));
+            let greatest = expected.iter().map(|s| s[0]).max();
+            prop_assert_eq!(top, greatest, "first solution {:?}", first);
         }
     }
 

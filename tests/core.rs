@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bitcsp::{
-    CountStatus, LastConflict, Model, ModelError, Restarts, SolveResult, Solver, StopReason,
-    ValueOrder, VarId, VariableOrder,
+    CountStatus, LastConflict, Model, ModelError, Relation, Restarts, SolveResult, Solver,
+    StopReason, ValueOrder, VarId, VariableOrder,
 };
 
 /// N-Queens built directly on the core: row of the queen in each column.
@@ -555,4 +555,67 @@ fn domain_consistent_groups_in_a_family_prune_hall_sets() {
         fast.1,
         domain.1
     );
+}
+
+#[test]
+fn each_value_order_tries_its_value_first() {
+    // Unconstrained variables: the first solution shows the value each order tries first.
+    let first = |values: &[i32], order: ValueOrder| {
+        let mut model = Model::new();
+        let x = model.new_var_from_values(values).expect("valid values");
+        let mut solver = Solver::new(&model);
+        solver.set_value_order(order);
+        solver.solve().solution().map(|s| s.value(x))
+    };
+    let sparse = [1, 3, 5, 8];
+    assert_eq!(first(&sparse, ValueOrder::Ascending), Some(1));
+    assert_eq!(first(&sparse, ValueOrder::Descending), Some(8));
+    assert_eq!(first(&sparse, ValueOrder::Median), Some(3));
+    assert_eq!(first(&[1, 3, 5, 8, 9], ValueOrder::Median), Some(5));
+}
+
+/// Which of three variables under all-different the order branches on first: each
+/// domain holds `shared`, which the value order tries first, so the first variable
+/// chosen takes it and the others cannot. `extra` variables get one more constraint each.
+fn branched_first(
+    domains: [&[i32]; 3],
+    extra: &[usize],
+    order: VariableOrder,
+    value_order: ValueOrder,
+    shared: i32,
+) -> Option<usize> {
+    let mut model = Model::new();
+    let vars: Vec<VarId> = domains
+        .iter()
+        .map(|d| model.new_var_from_values(d).expect("valid values"))
+        .collect();
+    model.all_different(&vars).expect("known variables");
+    for &k in extra {
+        model
+            .sum(&[vars[k]], Relation::AtMost, 1_000)
+            .expect("known variables");
+    }
+    let mut solver = Solver::new(&model);
+    solver
+        .set_variable_order(order)
+        .set_value_order(value_order);
+    let solution = solver.solve().solution()?;
+    vars.iter().position(|&v| solution.value(v) == shared)
+}
+
+#[test]
+fn variable_orders_that_look_at_values_or_degrees_choose_as_documented() {
+    use ValueOrder::{Ascending, Descending};
+    // Sizes 2, 4, 3; largest values 5, 20, 9; the third variable in two constraints.
+    let mixed: [&[i32]; 3] = [&[4, 5], &[4, 6, 7, 20], &[4, 8, 9]];
+    let first = |order| branched_first(mixed, &[2], order, Ascending, 4);
+    assert_eq!(first(VariableOrder::InputOrder), Some(0));
+    assert_eq!(first(VariableOrder::Mrv), Some(0));
+    assert_eq!(first(VariableOrder::MostValues), Some(1));
+    assert_eq!(first(VariableOrder::Largest), Some(1));
+    assert_eq!(first(VariableOrder::Occurrence), Some(2));
+    // Least values 5, 3, 4, all tried from their top value 9.
+    let low: [&[i32]; 3] = [&[5, 9], &[3, 9], &[4, 9]];
+    let smallest = branched_first(low, &[], VariableOrder::Smallest, Descending, 9);
+    assert_eq!(smallest, Some(1));
 }

@@ -29,12 +29,69 @@ pub(crate) fn select_variable(
     }
 }
 
-/// [`VariableOrder::DomWdeg`]: the unfixed variable with the fewest values per unit of
-/// weight (`size(v) / weights[v]`); at equal ratios the heavier, then the earlier.
+impl VariableOrder {
+    /// Orders with no fast path of their own: one scan of the candidates by
+    /// [`select_among`]; [`select_variable`] does not take them.
+    pub(crate) fn is_plain_scan(self) -> bool {
+        matches!(
+            self,
+            VariableOrder::MostValues
+                | VariableOrder::Smallest
+                | VariableOrder::Largest
+                | VariableOrder::Occurrence
+        )
+    }
+}
+
+/// The variable of `candidates` to branch on under `order`, or `None` when they are all
+/// fixed: one scan, for the variables of a search phase and the orders with no fast path.
+/// [`VariableOrder::MrvDynamicDegree`] breaks ties as [`VariableOrder::MrvDegree`] here.
+/// Never inlined, so that the fast paths of [`select_variable`] stay as they were.
+#[inline(never)]
+pub(crate) fn select_among(
+    store: &Store,
+    info: &VarInfo,
+    order: VariableOrder,
+    weights: &[u32],
+    candidates: impl Iterator<Item = usize>,
+) -> Option<usize> {
+    use std::cmp::Reverse;
+    let mut unfixed = candidates.filter(|&v| store.size(v) > 1);
+    let low = |v: usize| store.bounds(v).map_or(i32::MAX, |b| b.0);
+    let high = |v: usize| store.bounds(v).map_or(i32::MIN, |b| b.1);
+    // `min_by_key` keeps the first of equal keys: ties go to the earlier candidate.
+    match order {
+        VariableOrder::InputOrder => unfixed.next(),
+        VariableOrder::Mrv => unfixed.min_by_key(|&v| store.size(v)),
+        VariableOrder::MrvDegree | VariableOrder::MrvDynamicDegree => {
+            unfixed.min_by_key(|&v| (store.size(v), Reverse(info.degree[v])))
+        }
+        VariableOrder::DomWdeg => fewest_per_weight(unfixed, weights, |v| store.size(v)),
+        VariableOrder::MostValues => unfixed.min_by_key(|&v| Reverse(store.size(v))),
+        VariableOrder::Smallest => unfixed.min_by_key(|&v| low(v)),
+        VariableOrder::Largest => unfixed.min_by_key(|&v| Reverse(high(v))),
+        VariableOrder::Occurrence => unfixed.min_by_key(|&v| Reverse(info.degree[v])),
+    }
+}
+
+/// [`fewest_per_weight`] over every variable.
 #[inline]
-fn fewest_per_weight(weights: &[u32], size: impl Fn(usize) -> u32) -> Option<usize> {
+fn fewest_per_weight_of_all(weights: &[u32], size: impl Fn(usize) -> u32) -> Option<usize> {
+    fewest_per_weight(0..weights.len(), weights, size)
+}
+
+/// [`VariableOrder::DomWdeg`]: the unfixed variable of `candidates` with the fewest values
+/// per unit of weight (`size(v) / weights[v]`); at equal ratios the heavier, then the
+/// earlier.
+#[inline]
+fn fewest_per_weight(
+    candidates: impl Iterator<Item = usize>,
+    weights: &[u32],
+    size: impl Fn(usize) -> u32,
+) -> Option<usize> {
     let mut best: Option<(usize, u64, u64)> = None;
-    for (v, &w) in weights.iter().enumerate() {
+    for v in candidates {
+        let w = weights[v];
         let size = u64::from(size(v));
         if size <= 1 {
             continue;
@@ -67,15 +124,18 @@ fn select_by_size(
     match order {
         VariableOrder::InputOrder => (0..n).find(|&v| size(v) > 1),
         VariableOrder::Mrv => fewest_values(n, size),
-        VariableOrder::MrvDegree if info.equal_degrees => fewest_values(n, size),
-        VariableOrder::MrvDegree => fewest_values_then_most(n, size, one_word, |v| info.degree[v]),
-        VariableOrder::DomWdeg => fewest_per_weight(weights, size),
+        VariableOrder::MrvDegree => fewest_then_most_constraints(n, size, one_word, info),
+        VariableOrder::DomWdeg => fewest_per_weight_of_all(weights, size),
+        VariableOrder::MostValues
+        | VariableOrder::Smallest
+        | VariableOrder::Largest
+        | VariableOrder::Occurrence => None, // not taken here: see `is_plain_scan`
         VariableOrder::MrvDynamicDegree => {
             let Some(neighbours) = info.neighbours.get().filter(|n| !n.unused) else {
                 // Every variable neighbours every other (one N-Queens family links all
                 // cells), the lists would be too large, or they are not built: no tie to
                 // break that way.
-                return select_by_size(n, size, one_word, info, VariableOrder::MrvDegree, weights);
+                return fewest_then_most_constraints(n, size, one_word, info);
             };
             if let Some(bits) = &neighbours.bits {
                 return fewest_then_most_unfixed_neighbours(n, size, one_word, bits);
@@ -83,6 +143,20 @@ fn select_by_size(
             fewest_then_most_unfixed_listed(n, size, one_word, neighbours)
         }
     }
+}
+
+/// [`VariableOrder::MrvDegree`]: MRV with ties to the variable in the most constraints.
+#[inline(always)]
+fn fewest_then_most_constraints(
+    n: usize,
+    size: impl Fn(usize) -> u32,
+    one_word: bool,
+    info: &VarInfo,
+) -> Option<usize> {
+    if info.equal_degrees {
+        return fewest_values(n, size);
+    }
+    fewest_values_then_most(n, size, one_word, |v| info.degree[v])
 }
 
 /// MRV: the first variable with the fewest values (more than one). Two is the fewest
@@ -388,6 +462,11 @@ pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: Valu
                 (lo, hi) => lo.or(hi),
             }
         }
+        ValueRule::Ordered(ValueOrder::Median) => {
+            let words = store.words(var);
+            let rank = (store.size(var).saturating_sub(1) / 2) as usize;
+            members(words).nth(rank)
+        }
     };
     // A variable chosen for branching has at least two values, so a bit is always found.
     base + bit.unwrap_or(0) as i64
@@ -403,7 +482,7 @@ fn wide_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64
     let (lo, hi) = (lo as i64, hi as i64);
     let high = match rule {
         ValueRule::Random(random) => random & 1 == 1,
-        ValueRule::Ordered(ValueOrder::Ascending) => false,
+        ValueRule::Ordered(ValueOrder::Ascending | ValueOrder::Median) => false,
         ValueRule::Ordered(ValueOrder::Descending) => true,
         ValueRule::Ordered(ValueOrder::MiddleOut) => {
             let mid = i64::from(info.middle[var]);

@@ -18,4 +18,4 @@ pub use outcome::{
 pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;
-pub use strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
+pub use strategy::{LastConflict, SearchPhase, ValueOrder, ValueSymmetry, VariableOrder};

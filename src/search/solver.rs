@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::branch::{select_value, select_variable, ValueRule};
+use super::branch::{select_among, select_value, select_variable, ValueRule};
 use super::limits::{Budget, Cutoff, SearchLimits};
 use super::nogoods::{Check, Nogoods};
 use super::outcome::{
@@ -14,7 +14,7 @@ use super::outcome::{
 };
 use super::restarts::{RestartPlan, Restarts};
 use super::stats::Statistics;
-use super::strategy::{LastConflict, ValueOrder, ValueSymmetry, VariableOrder};
+use super::strategy::{LastConflict, SearchPhase, ValueOrder, ValueSymmetry, VariableOrder};
 use crate::bits::is_single;
 use crate::compiled::{Neighbours, VarInfo};
 use crate::constraints::Constraint;
@@ -59,13 +59,32 @@ enum Pause {
 }
 
 /// How the search chooses: set by the user, unchanged by the searches.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Strategy {
     variable_order: VariableOrder,
     value_order: ValueOrder,
     value_symmetry: ValueSymmetry,
     restarts: Restarts,
     last_conflict: LastConflict,
+    /// The search plan's phases, branched on before the rest of the variables.
+    phases: Arc<[PlanPhase]>,
+    /// Whether the choice goes through [`Solver::choose_by_scan`]: a search plan, or a
+    /// variable order with no fast path.
+    scanning: bool,
+}
+
+impl Strategy {
+    fn update_scanning(&mut self) {
+        self.scanning = !self.phases.is_empty() || self.variable_order.is_plain_scan();
+    }
+}
+
+/// A [`SearchPhase`] as the search reads it.
+#[derive(Clone, Debug)]
+struct PlanPhase {
+    vars: Box<[u32]>,
+    variable_order: VariableOrder,
+    value_order: ValueOrder,
 }
 
 /// What a search learns as it goes; reset when a search starts.
@@ -186,7 +205,15 @@ impl Solver {
             engine,
             scratch: vec![0; compiled.scratch_words],
             info,
-            strategy: Strategy::default(),
+            strategy: Strategy {
+                variable_order: VariableOrder::default(),
+                value_order: ValueOrder::default(),
+                value_symmetry: ValueSymmetry::default(),
+                restarts: Restarts::default(),
+                last_conflict: LastConflict::default(),
+                phases: Arc::from([]),
+                scanning: false,
+            },
             objective: model.objective(),
             shared_best: None,
             learning: Learning {
@@ -221,7 +248,53 @@ impl Solver {
     /// Sets the variable order for the following searches.
     pub fn set_variable_order(&mut self, order: VariableOrder) -> &mut Self {
         self.strategy.variable_order = order;
+        self.strategy.update_scanning();
         self
+    }
+
+    /// Sets the search plan of the following searches: the search branches on the first
+    /// phase's variables (each phase with its own orders) until they are all fixed, then
+    /// on the next phase's, and so on, and last on the rest under the solver's own
+    /// orders. An empty plan (the default) leaves every choice to those orders.
+    ///
+    /// ```
+    /// use bitcsp::{Model, SearchPhase, Solver, ValueOrder, VariableOrder};
+    /// let mut model = Model::new();
+    /// let xs = model.new_vars(3, 0..=2)?;
+    /// model.all_different(&xs)?;
+    /// let mut solver = Solver::new(&model);
+    /// solver.set_search_plan(&[SearchPhase {
+    ///     vars: vec![xs[2]],
+    ///     variable_order: VariableOrder::InputOrder,
+    ///     value_order: ValueOrder::Descending,
+    /// }])?;
+    /// let first = solver.solve().solution().map(|s| s.value(xs[2]));
+    /// assert_eq!(first, Some(2));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`] for a variable beyond this solver's model (the plan
+    /// is then left as it was).
+    pub fn set_search_plan(&mut self, phases: &[SearchPhase]) -> Result<&mut Self, ModelError> {
+        let count = self.engine.store.num_vars();
+        let unknown = phases
+            .iter()
+            .flat_map(|p| &p.vars)
+            .find(|v| v.index() >= count);
+        if let Some(&var) = unknown {
+            return Err(ModelError::UnknownVariable { var, count });
+        }
+        self.strategy.phases = phases
+            .iter()
+            .map(|p| PlanPhase {
+                vars: p.vars.iter().map(|v| v.index() as u32).collect(),
+                variable_order: p.variable_order,
+                value_order: p.value_order,
+            })
+            .collect();
+        self.strategy.update_scanning();
+        Ok(self)
     }
 
     /// Sets whether the following searches branch first on the variable whose decision
@@ -627,7 +700,14 @@ impl Solver {
         self.budget = Budget::start(&self.limits, now);
         self.learning.conflict_weights.clear();
         self.learning.culprit = None;
-        if self.strategy.variable_order == VariableOrder::DomWdeg {
+        let weighs = |order| order == VariableOrder::DomWdeg;
+        if weighs(self.strategy.variable_order)
+            || self
+                .strategy
+                .phases
+                .iter()
+                .any(|p| weighs(p.variable_order))
+        {
             self.learning
                 .conflict_weights
                 .resize(self.engine.store.num_vars(), 1);
@@ -692,7 +772,7 @@ impl Solver {
             if self.stats.failures >= self.learning.plan.due_at && !self.restart_from_root() {
                 return Pause::Exhausted;
             }
-            let Some(var) = self.select_variable() else {
+            let Some(var) = self.choose() else {
                 self.phase = Phase::AtSolution;
                 self.stats.solutions += 1;
                 self.tracking.explored += self.tracking.current_weight;
@@ -707,7 +787,7 @@ impl Solver {
             let rule = if self.learning.plan.shuffles() {
                 ValueRule::Random(self.learning.plan.next_random())
             } else {
-                ValueRule::Ordered(self.strategy.value_order)
+                ValueRule::Ordered(self.value_order_of(var))
             };
             let value = select_value(&self.engine.store, &self.info, var, rule);
             let values = self.engine.store.size(var);
@@ -949,9 +1029,10 @@ impl Solver {
         if !self.propagate_root() {
             return Err(());
         }
-        let Some(var) = self.select_variable() else {
+        let Some(var) = self.choose() else {
             return Ok(None);
         };
+        let value_order = self.value_order_of(var);
         // Take the values off one by one in the value order, then undo the removals.
         let mut values = Vec::new();
         self.engine.store.push_level();
@@ -960,7 +1041,7 @@ impl Solver {
                 &self.engine.store,
                 &self.info,
                 var,
-                ValueRule::Ordered(self.strategy.value_order),
+                ValueRule::Ordered(value_order),
             );
             values.push(value);
             if self.engine.store.size(var) <= 1 {
@@ -1010,9 +1091,68 @@ impl Solver {
         false
     }
 
+    /// The variable to branch on next and the order of its values, or `None` when every
+    /// variable is fixed: the search plan's choice while a phase has an unfixed variable,
+    /// else the solver's own.
+    #[inline]
+    fn choose(&self) -> Option<usize> {
+        if self.strategy.scanning {
+            return self.choose_by_scan();
+        }
+        self.select_variable()
+    }
+
+    /// The value order for `var`, chosen by [`choose`](Self::choose): its phase's, else the
+    /// solver's.
+    #[inline]
+    fn value_order_of(&self, var: usize) -> ValueOrder {
+        if self.strategy.phases.is_empty() {
+            return self.strategy.value_order;
+        }
+        self.phase_value_order(var)
+    }
+
+    /// The value order of the first phase holding `var`: the phase that chose it, since
+    /// every variable of the phases before it is fixed.
+    #[cold]
+    #[inline(never)]
+    fn phase_value_order(&self, var: usize) -> ValueOrder {
+        let phase = self
+            .strategy
+            .phases
+            .iter()
+            .find(|p| p.vars.contains(&(var as u32)));
+        phase.map_or(self.strategy.value_order, |p| p.value_order)
+    }
+
+    /// [`choose`](Self::choose) with a search plan or an order with no fast path: the first
+    /// phase of the plan with an unfixed variable chooses, else the solver's own order.
+    #[cold]
+    #[inline(never)]
+    fn choose_by_scan(&self) -> Option<usize> {
+        let store = &self.engine.store;
+        let weights = &self.learning.conflict_weights;
+        let in_plan = self.strategy.phases.iter().find_map(|phase| {
+            let candidates = phase.vars.iter().map(|&v| v as usize);
+            select_among(store, &self.info, phase.variable_order, weights, candidates)
+        });
+        if in_plan.is_some() {
+            return in_plan;
+        }
+        let order = self.strategy.variable_order;
+        if !order.is_plain_scan() {
+            return self.select_variable();
+        }
+        match self.learning.culprit.map(|x| x as usize) {
+            Some(x) if store.size(x) > 1 => Some(x),
+            _ => select_among(store, &self.info, order, weights, 0..store.num_vars()),
+        }
+    }
+
     /// The variable to branch on next, or `None` when every variable is fixed: the last
     /// failed decision's variable while it is unfixed ([`LastConflict::BranchFirst`]),
-    /// else the variable order's choice.
+    /// else the variable order's choice (one with a fast path: see
+    /// [`VariableOrder::is_plain_scan`]).
     #[inline]
     fn select_variable(&self) -> Option<usize> {
         if let Some(x) = self.learning.culprit.map(|x| x as usize) {

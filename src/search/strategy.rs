@@ -37,6 +37,18 @@ pub enum VariableOrder {
     /// Sudoku board's units, compiled as one constraint) charges a failure to the cells
     /// its failing run had narrowed, not to the whole board.
     DomWdeg,
+    /// The most remaining values first ("anti first fail"); ties go to the earlier
+    /// variable.
+    MostValues,
+    /// The variable with the smallest value in its domain first; ties go to the earlier
+    /// variable.
+    Smallest,
+    /// The variable with the largest value in its domain first; ties go to the earlier
+    /// variable.
+    Largest,
+    /// The variable in the most constraints first ("occurrence"); ties go to the earlier
+    /// variable.
+    Occurrence,
 }
 
 /// Whether the search goes back to the variable whose decision failed last
@@ -69,6 +81,27 @@ pub enum ValueOrder {
     /// The value nearest the middle of the variable's initial domain first (ties to the
     /// smaller value). Large N-Queens boards need it.
     MiddleOut,
+    /// The median of the variable's current values (the lower of the two middle values
+    /// when their number is even). A variable with a wide domain (see
+    /// [`Domain`](crate::Domain)) tries its lower bound.
+    Median,
+}
+
+/// One phase of a search plan (see [`Solver::set_search_plan`](crate::Solver::set_search_plan)):
+/// the search branches on these variables, chosen by `variable_order` and tried with
+/// `value_order`, until every one of them is fixed.
+///
+/// Within a phase, [`VariableOrder::MrvDynamicDegree`] breaks ties as
+/// [`VariableOrder::MrvDegree`] does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchPhase {
+    /// The variables, in the order that [`VariableOrder::InputOrder`] and every tie
+    /// follow.
+    pub vars: Vec<crate::VarId>,
+    /// Which of them is branched on next.
+    pub variable_order: VariableOrder,
+    /// Which value is tried first.
+    pub value_order: ValueOrder,
 }
 
 /// Whether the values of the model are interchangeable (see
