@@ -186,7 +186,9 @@ impl<'a> Domains<'a> {
 
     /// Whether `var` can still take `value`.
     pub fn contains(&self, var: VarId, value: i32) -> bool {
-        self.domain(var).contains(value)
+        self.engine
+            .store
+            .contains(self.index(var), i64::from(value))
     }
 
     /// The value of `var` if it is fixed.

@@ -131,7 +131,8 @@ fn the_command_optimises_with_statistics() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("makespan = 55;\n"));
     assert!(text.contains("----------\n==========\n%%%mzn-stat: nodes="));
-    assert!(text.contains("%%%mzn-stat: objective=55\n%%%mzn-stat-end\n"));
+    assert!(text
+        .contains("%%%mzn-stat: objective=55\n%%%mzn-stat: objectiveBound=55\n%%%mzn-stat-end\n"));
     assert_eq!(out.status.code(), Some(0));
 }
 

@@ -563,6 +563,22 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Sound,
         },
         Case {
+            // Counts that are themselves counted, as in a magic sequence.
+            name: "global_cardinality, counts among the variables",
+            arity: 3..=5,
+            post: Box::new(|m, v, r| {
+                let values = [r.below(3) as i32 - 1, r.below(3) as i32 + 1];
+                let counts = [v[0], v[v.len() - 1]];
+                m.global_cardinality(v, &values, &counts)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    let last = t.len() - 1;
+                    let count = |value: i32| t.iter().filter(|&&x| x == value).count() as i32;
+                    count(values[0]) == t[0] && count(values[1]) == t[last]
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "element over variables",
             arity: 3..=6,
             post: Box::new(|m, v, _| {

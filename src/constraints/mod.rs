@@ -45,7 +45,7 @@ use std::sync::Arc;
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
 pub(crate) use circuit::Circuit;
-pub(crate) use counting::Among;
+pub(crate) use counting::{Among, GlobalCardinality};
 use custom::Custom;
 pub(crate) use family::{Family, FamilyGroup};
 pub(crate) use forbidden::Forbidden;

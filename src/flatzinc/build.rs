@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
+use super::search::{self, SearchAnnotations};
 use crate::{Compare, LinearExpr, Literal, Model, ModelError, Relation, Solution, VarId};
 
 /// A model built from FlatZinc, with what to print of a solution.
@@ -17,6 +18,8 @@ pub struct Built {
     pub goal: Goal,
     /// The outputs, in the order of their declarations.
     pub outputs: Vec<Output>,
+    /// The solve item's search annotations, as a search plan.
+    pub search: SearchAnnotations,
 }
 
 /// The solve item's goal.
@@ -96,7 +99,13 @@ struct Builder {
     constants: HashMap<i64, VarId>,
     outputs: Vec<Output>,
     line: usize,
+    /// The counts of fixed values read so far, by the array they count in: (value,
+    /// count) pairs, posted together when the items are read.
+    counts: Vec<(Vec<VarId>, Vec<CountOf>)>,
 }
+
+/// A value counted, and the variable holding its count.
+type CountOf = (i32, VarId);
 
 /// Builds the model of `items`.
 ///
@@ -110,8 +119,10 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
         constants: HashMap::new(),
         outputs: Vec::new(),
         line: 1,
+        counts: Vec::new(),
     };
     let mut goal = Goal::Satisfy;
+    let mut plan = SearchAnnotations::default();
     for located in items {
         b.line = located.line;
         match &located.item {
@@ -151,7 +162,11 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
                     .collect::<Result<Vec<_>, _>>()?;
                 b.constraint(name, &args)?;
             }
-            Item::Solve { goal: g, .. } => {
+            Item::Solve {
+                goal: g,
+                annotations,
+            } => {
+                plan = search::read(annotations, &mut |e| b.searched_vars(e))?;
                 goal = match g {
                     SolveGoal::Satisfy => Goal::Satisfy,
                     SolveGoal::Minimize(e) => {
@@ -170,10 +185,17 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
             }
         }
     }
+    for (xs, pairs) in std::mem::take(&mut b.counts) {
+        let (values, counts): (Vec<i32>, Vec<VarId>) = pairs.into_iter().unzip();
+        b.model
+            .global_cardinality(&xs, &values, &counts)
+            .map_err(|e| b.model_err(e))?;
+    }
     Ok(Built {
         model: b.model,
         goal,
         outputs: b.outputs,
+        search: plan,
     })
 }
 
@@ -209,6 +231,9 @@ impl Builder {
             Expr::Bool(b) => Value::Bool(*b),
             Expr::Float(f) => return Err(self.err(format!("float {f}: floats are not supported"))),
             Expr::Str(_) => return Err(self.err("a string is not a value")),
+            Expr::Call(name, _) => {
+                return Err(self.err(format!("annotation '{name}' is not a value")))
+            }
             Expr::Ident(name) => self
                 .names
                 .get(name)
@@ -296,6 +321,21 @@ impl Builder {
         }
     }
 
+    /// The variables of a search annotation's list, constants left out.
+    fn searched_vars(&self, e: &Expr) -> Result<Vec<VarId>, FznError> {
+        let items = match self.value(e)? {
+            Value::Array(items) => items,
+            single => vec![single],
+        };
+        Ok(items
+            .iter()
+            .filter_map(|v| match v {
+                Value::Var(x) => Some(*x),
+                _ => None,
+            })
+            .collect())
+    }
+
     fn vars(&mut self, v: &Value) -> Result<Vec<VarId>, FznError> {
         match v {
             Value::Array(items) => items.iter().map(|i| self.var(i)).collect(),
@@ -323,6 +363,10 @@ impl Builder {
             }
             _ => Err(self.err("expected an array of integers")),
         }
+    }
+
+    fn coeff(&self, v: &Value) -> Result<i32, FznError> {
+        narrow(self.int(v)?).map_err(|_| self.err("a constant beyond the engine's integers"))
     }
 
     fn coeffs(&self, v: &Value) -> Result<Vec<i32>, FznError> {
@@ -570,8 +614,119 @@ impl Builder {
                 };
                 m(self, r)
             }
+            // The natives of share/minizinc/bitcsp (see docs/FLATZINC.md).
+            "bitcsp_count_eq" => {
+                // Gathered by array, and posted at the end as one global cardinality.
+                let xs = self.vars(arg(0)?)?;
+                let value = self.coeff(arg(1)?)?;
+                let n = self.var(arg(2)?)?;
+                let at = match self.counts.iter().position(|(ys, _)| *ys == xs) {
+                    Some(at) => at,
+                    None => {
+                        self.counts.push((xs, Vec::new()));
+                        self.counts.len() - 1
+                    }
+                };
+                self.counts[at].1.push((value, n));
+                Ok(())
+            }
+            "among" => {
+                let n = self.var(arg(0)?)?;
+                let xs = self.vars(arg(1)?)?;
+                let set = self.coeffs(&Value::Set(self.ints(arg(2)?)?))?;
+                self.among_of(&xs, &set, n)
+            }
+            "global_cardinality" => {
+                let xs = self.vars(arg(0)?)?;
+                let cover = self.coeffs(arg(1)?)?;
+                let counts = self.vars(arg(2)?)?;
+                self.cardinalities(&xs, &cover, &counts)
+            }
+            "global_cardinality_low_up" => {
+                let xs = self.vars(arg(0)?)?;
+                let cover = self.coeffs(arg(1)?)?;
+                let (low, up) = (self.coeffs(arg(2)?)?, self.coeffs(arg(3)?)?);
+                if low.len() != cover.len() || up.len() != cover.len() {
+                    return Err(self.err("global_cardinality_low_up: lists of different lengths"));
+                }
+                let mut counts = Vec::with_capacity(cover.len());
+                for (&lo, &hi) in low.iter().zip(&up) {
+                    let r = self.model.new_var(lo.max(0)..=hi);
+                    counts.push(r.map_err(|e| self.model_err(e))?);
+                }
+                self.cardinalities(&xs, &cover, &counts)
+            }
+            "bitcsp_circuit" => {
+                let offset = self.coeff(arg(0)?)?;
+                let xs = self.vars(arg(1)?)?;
+                self.circuit_from(offset, &xs)
+            }
             other => Err(self.err(format!("constraint '{other}' is not supported"))),
         }
+    }
+
+    /// `n` is the number of `xs` with a value in `set`, by the engine's domain-consistent
+    /// `among`, which takes distinct variables: a variable met again (`n` among the `xs`,
+    /// as in a magic sequence, or a constant repeated) is replaced by a copy of it.
+    fn among_of(&mut self, xs: &[VarId], set: &[i32], n: VarId) -> Result<(), FznError> {
+        let mut seen = std::collections::HashSet::with_capacity(xs.len() + 1);
+        let mut distinct = Vec::with_capacity(xs.len() + 1);
+        for &v in xs.iter().chain([&n]) {
+            distinct.push(if seen.insert(v) { v } else { self.copy_of(v)? });
+        }
+        let n = distinct.pop().unwrap_or(n);
+        let r = self.model.among(&distinct, set, n);
+        r.map_err(|e| self.model_err(e))
+    }
+
+    /// A new variable equal to `x`, with the same domain; the equality is domain
+    /// consistent (a holds-always reification of `copy = x`).
+    fn copy_of(&mut self, x: VarId) -> Result<VarId, FznError> {
+        let domain = self.model.domain(x).cloned();
+        let r = (|| {
+            let copy = match domain {
+                Some(d) => self.model.new_var_with_domain(d)?,
+                None => self.model.new_var(0..=0)?,
+            };
+            let always = self.model.new_var(1..=1)?;
+            self.model.reify(Literal::yes(always), copy.equals(x))?;
+            Ok(copy)
+        })();
+        r.map_err(|e: ModelError| self.model_err(e))
+    }
+
+    /// `counts[i]` is the number of `xs` equal to `cover[i]`, with the implied
+    /// `Σ counts ≤ |xs|`.
+    fn cardinalities(
+        &mut self,
+        xs: &[VarId],
+        cover: &[i32],
+        counts: &[VarId],
+    ) -> Result<(), FznError> {
+        if cover.len() != counts.len() {
+            return Err(self.err("global_cardinality: lists of different lengths"));
+        }
+        let r = self.model.global_cardinality(xs, cover, counts);
+        r.map_err(|e| self.model_err(e))
+    }
+
+    /// A Hamiltonian circuit over successors numbered from `offset` (the first index of
+    /// the MiniZinc array): the engine's circuit numbers them from 0.
+    fn circuit_from(&mut self, offset: i32, xs: &[VarId]) -> Result<(), FznError> {
+        let r = (|| {
+            if offset == 0 {
+                return self.model.circuit(xs);
+            }
+            let mut next = Vec::with_capacity(xs.len());
+            for &x in xs {
+                let n = i32::try_from(xs.len()).unwrap_or(i32::MAX);
+                let y = self.model.new_var(0..=n.saturating_sub(1))?;
+                self.model.require(x.equals(y + i64::from(offset)))?;
+                next.push(y);
+            }
+            self.model.circuit(&next)
+        })();
+        r.map_err(|e| self.model_err(e))
     }
 }
 

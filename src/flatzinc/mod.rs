@@ -15,6 +15,8 @@
 
 mod build;
 mod parse;
+mod search;
 
 pub use build::{build, Built, Goal, Output};
 pub use parse::{parse, Annotation, AnnotationArg, Expr, FznError, Item, Located, SolveGoal, Type};
+pub use search::SearchAnnotations;

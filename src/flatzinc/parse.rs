@@ -61,6 +61,9 @@ pub enum Expr {
     Access(String, i64),
     /// A string literal (in annotations).
     Str(String),
+    /// An annotation written as a call inside an annotation's arguments
+    /// (`seq_search([int_search(...), ...])`).
+    Call(String, Vec<Expr>),
 }
 
 /// An annotation: a name with optional arguments (`output_array([1..3])`).
@@ -502,10 +505,7 @@ impl Parser {
             Token::Word(w) if self.is_punct("(") => {
                 // An annotation written as a call inside an annotation's arguments.
                 self.next()?;
-                let args = self.list(")")?;
-                Ok(Expr::Array(
-                    std::iter::once(Expr::Ident(w)).chain(args).collect(),
-                ))
+                Ok(Expr::Call(w, self.list(")")?))
             }
             Token::Word(w) => Ok(Expr::Ident(w)),
             Token::Punct("[") => Ok(Expr::Array(self.list("]")?)),

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use super::Model;
 use crate::constraints::arithmetic::ElementVar;
-use crate::constraints::{Among, Circuit, Forbidden};
+use crate::constraints::{Among, Circuit, Forbidden, GlobalCardinality};
 use crate::error::ModelError;
+use crate::model::{Compare, LinearExpr};
 use crate::posted::{Posted, Relation};
 use crate::var::VarId;
 
@@ -40,13 +41,26 @@ impl Model {
     }
 
     /// Requires, for each `i`, `counts[i]` to be the number of `xs` equal to `values[i]`
-    /// (values outside `values` stay free). Posted as one [`count`](Model::count) per
-    /// value plus `Σ counts ≤ |xs|`: each count is domain consistent on its own, but the
-    /// whole is neither domain nor bounds consistent (that needs a flow, Régin 1996).
+    /// (values outside `values` stay free). One propagator reasons on every value as
+    /// [`count`](Model::count) does (each count is domain consistent on its own), plus
+    /// `Σ counts ≤ |xs|`; the whole is neither domain nor bounds consistent (that needs a
+    /// flow, Régin 1996). A count may be one of the `xs`, and a variable may repeat: a
+    /// magic sequence (`x[i]` is the number of `x` equal to `i`) is
+    /// `global_cardinality(&x, &[0, 1, ...], &x)`.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_vars(4, 0..=4)?;
+    /// model.global_cardinality(&x, &[0, 1, 2, 3], &x)?;
+    /// // The magic sequences of length 4: 1210 and 2020.
+    /// assert_eq!(Solver::new(&model).count(None).count, 2);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
     ///
     /// # Errors
-    /// As [`count`](Model::count), and [`ModelError::CoefficientsLengthMismatch`] when
-    /// `values` and `counts` differ in length.
+    /// [`ModelError::UnknownVariable`], and [`ModelError::CoefficientsLengthMismatch`]
+    /// when `values` and `counts` differ in length.
     pub fn global_cardinality(
         &mut self,
         xs: &[VarId],
@@ -59,11 +73,21 @@ impl Model {
                 coeffs: counts.len(),
             });
         }
-        for (&v, &n) in values.iter().zip(counts) {
-            self.count(xs, v, n)?;
-        }
+        self.check_vars(xs)?;
+        self.check_vars(counts)?;
         let total = i64::try_from(xs.len()).unwrap_or(i64::MAX);
-        self.sum(counts, Relation::AtMost, total)
+        // One count per distinct value (a value listed twice is counted once), gathered
+        // since a count may repeat.
+        let mut seen = std::collections::HashSet::with_capacity(values.len());
+        let sum = values
+            .iter()
+            .zip(counts)
+            .filter(|(v, _)| seen.insert(**v))
+            .fold(LinearExpr::from(0i64), |sum, (_, &n)| sum + n);
+        self.require(sum.at_most(total))?;
+        let propagator = GlobalCardinality::new(xs, values, counts);
+        self.post_validated(Posted::Custom(Arc::new(propagator)));
+        Ok(())
     }
 
     /// As [`global_cardinality`](Model::global_cardinality) with each count between

@@ -28,6 +28,10 @@ pub struct Settings {
     pub time_limit: Option<Duration>,
     /// Print statistics.
     pub statistics: bool,
+    /// Ignore the search annotations.
+    pub free_search: bool,
+    /// Threads of the search.
+    pub threads: usize,
 }
 
 /// Runs the command.
@@ -65,15 +69,33 @@ fn read(path: &str) -> Result<String, String> {
     read.map(|_| text).map_err(|e| format!("{path}: {e}"))
 }
 
-fn configure(solver: &mut Solver, settings: &Settings) {
+fn configure(solver: &mut Solver, built: &Built, settings: &Settings) {
     solver
         .set_time_limit(settings.time_limit)
         .set_cancel_flag(Some(interrupt::flag()));
+    if settings.free_search {
+        return;
+    }
+    for warning in &built.search.warnings {
+        say!("bitcsp fzn: {}: {warning}", settings.file);
+    }
+    // The plan's variables are the model's own: it cannot be refused.
+    let _ = solver.set_search_plan(&built.search.phases);
 }
 
 fn print_solution(out: &mut Output, built: &Built, solution: &Solution) -> Result<(), Lost> {
     write!(out, "{}", built.format(solution))?;
     writeln!(out, "----------")
+}
+
+/// What a search answered: solutions printed, whether it finished, and the objective's
+/// best value and bound.
+#[derive(Clone, Copy, Debug, Default)]
+struct Answer {
+    found: u64,
+    complete: bool,
+    objective: Option<i64>,
+    bound: Option<i64>,
 }
 
 fn solve(
@@ -83,91 +105,133 @@ fn solve(
     started: Instant,
 ) -> Result<(), Lost> {
     let mut solver = Solver::new(&built.model);
-    configure(&mut solver, settings);
-    let limit = settings
-        .solutions
-        .unwrap_or(if settings.all { u64::MAX } else { 1 });
-    let (complete, found, objective) = match built.goal {
-        Goal::Satisfy => {
-            let mut found = 0u64;
-            let mut result = Ok(());
-            {
-                let mut solutions = solver.solutions();
-                while found < limit {
-                    let Some(s) = solutions.next() else { break };
-                    found += 1;
-                    result = result.and_then(|()| print_solution(out, built, &s));
-                }
-            }
-            result?;
-            let complete = found < limit && solver.stop_reason().is_none();
-            (complete, found, None)
-        }
-        Goal::Minimize(_) | Goal::Maximize(_) => {
-            let every = settings.all || settings.intermediate;
-            let mut printed: Option<i64> = None;
-            let mut result = Ok(());
-            let optimum = solver.optimize_with(|i| {
-                if every {
-                    result = result.and_then(|()| print_solution(out, built, i.solution));
-                    printed = Some(i.objective);
-                }
-            });
-            result?;
-            match optimum {
-                Optimum::Optimal {
-                    solution,
-                    objective,
-                } => {
-                    if printed != Some(objective) {
-                        print_solution(out, built, &solution)?;
-                    }
-                    (true, 1, Some(objective))
-                }
-                Optimum::Feasible {
-                    solution,
-                    objective,
-                    ..
-                } => {
-                    if printed != Some(objective) {
-                        print_solution(out, built, &solution)?;
-                    }
-                    (false, 1, Some(objective))
-                }
-                Optimum::Infeasible => (true, 0, None),
-                _ => (false, 0, None),
-            }
-        }
+    configure(&mut solver, built, settings);
+    let answer = match built.goal {
+        Goal::Satisfy => satisfy(&mut solver, built, settings, out)?,
+        Goal::Minimize(_) | Goal::Maximize(_) => optimize(&mut solver, built, settings, out)?,
     };
-    match (found, complete) {
+    match (answer.found, answer.complete) {
         (0, true) => writeln!(out, "=====UNSATISFIABLE=====")?,
         (0, false) => writeln!(out, "=====UNKNOWN=====")?,
         (_, true) => writeln!(out, "==========")?,
         _ => {}
     }
     if settings.statistics {
-        statistics(out, &solver.stats(), found, objective, started)?;
+        statistics(out, &solver.stats(), &answer, started)?;
     }
     Ok(())
+}
+
+/// A satisfaction problem: the first solution, or as many as asked for.
+fn satisfy(
+    solver: &mut Solver,
+    built: &Built,
+    settings: &Settings,
+    out: &mut Output,
+) -> Result<Answer, Lost> {
+    let limit = settings
+        .solutions
+        .unwrap_or(if settings.all { u64::MAX } else { 1 });
+    let mut found = 0u64;
+    let mut result = Ok(());
+    let mut print = |s: &Solution| {
+        found += 1;
+        result = result.and_then(|()| print_solution(out, built, s));
+        result.is_ok()
+    };
+    let stopped = if settings.threads > 1 {
+        let limit = (limit < u64::MAX).then_some(limit);
+        solver
+            .for_each_solution_parallel_while(limit, settings.threads, &mut print)
+            .is_some()
+    } else {
+        let take = usize::try_from(limit).unwrap_or(usize::MAX);
+        for s in solver.solutions().take(take) {
+            if !print(&s) {
+                break;
+            }
+        }
+        solver.stop_reason().is_some()
+    };
+    result?;
+    Ok(Answer {
+        found,
+        complete: found < limit && !stopped,
+        ..Answer::default()
+    })
+}
+
+/// An optimisation problem: the best solution, and with `-a` or `-i` every improvement
+/// on the way (on one thread; several threads print the best only).
+fn optimize(
+    solver: &mut Solver,
+    built: &Built,
+    settings: &Settings,
+    out: &mut Output,
+) -> Result<Answer, Lost> {
+    let every = settings.all || settings.intermediate;
+    let mut printed: Option<i64> = None;
+    let mut result = Ok(());
+    let optimum = if settings.threads > 1 {
+        solver.optimize_parallel(settings.threads)
+    } else {
+        solver.optimize_with(|i| {
+            if every {
+                result = result.and_then(|()| print_solution(out, built, i.solution));
+                printed = Some(i.objective);
+            }
+        })
+    };
+    result?;
+    let (solution, objective, bound, complete) = match optimum {
+        Optimum::Optimal {
+            solution,
+            objective,
+        } => (solution, objective, objective, true),
+        Optimum::Feasible {
+            solution,
+            objective,
+            bound,
+            ..
+        } => (solution, objective, bound, false),
+        Optimum::Infeasible => {
+            return Ok(Answer {
+                complete: true,
+                ..Answer::default()
+            })
+        }
+        _ => return Ok(Answer::default()),
+    };
+    if printed != Some(objective) {
+        print_solution(out, built, &solution)?;
+    }
+    Ok(Answer {
+        found: 1,
+        complete,
+        objective: Some(objective),
+        bound: Some(bound),
+    })
 }
 
 fn statistics(
     out: &mut Output,
     stats: &Statistics,
-    solutions: u64,
-    objective: Option<i64>,
+    answer: &Answer,
     started: Instant,
 ) -> Result<(), Lost> {
     writeln!(out, "%%%mzn-stat: nodes={}", stats.nodes)?;
     writeln!(out, "%%%mzn-stat: failures={}", stats.failures)?;
-    writeln!(out, "%%%mzn-stat: solutions={solutions}")?;
+    writeln!(out, "%%%mzn-stat: solutions={}", answer.found)?;
     writeln!(
         out,
         "%%%mzn-stat: solveTime={:.6}",
         started.elapsed().as_secs_f64()
     )?;
-    if let Some(objective) = objective {
+    if let Some(objective) = answer.objective {
         writeln!(out, "%%%mzn-stat: objective={objective}")?;
+    }
+    if let Some(bound) = answer.bound {
+        writeln!(out, "%%%mzn-stat: objectiveBound={bound}")?;
     }
     writeln!(out, "%%%mzn-stat-end")
 }

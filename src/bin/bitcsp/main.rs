@@ -10,6 +10,7 @@ mod color_cmd;
 mod exit;
 mod files;
 mod fzn_cmd;
+mod fzn_install;
 mod input;
 mod interrupt;
 mod output;
@@ -50,7 +51,12 @@ enum Command {
 #[derive(Args, Debug)]
 struct FznArgs {
     /// The FlatZinc model, or `-` for standard input.
-    file: String,
+    #[arg(required_unless_present = "install")]
+    file: Option<String>,
+    /// Make bitcsp a MiniZinc solver: write its solver configuration, launcher and
+    /// library into DIR (default: MiniZinc's user solver folder, ~/.minizinc/solvers).
+    #[arg(long, value_name = "DIR", num_args = 0..=1, conflicts_with = "file")]
+    install: Option<Option<std::path::PathBuf>>,
     /// Every solution of a satisfaction problem; every improving solution of an
     /// optimisation problem.
     #[arg(short = 'a', long = "all-solutions")]
@@ -67,13 +73,13 @@ struct FznArgs {
     /// Print statistics as `%%%mzn-stat` lines.
     #[arg(short = 's', long = "statistics")]
     statistics: bool,
-    /// Free search: search annotations are ignored (they always are, for now).
+    /// Free search: the model's search annotations are ignored.
     #[arg(short = 'f', long = "free-search")]
     free: bool,
-    /// Threads (accepted; the search runs on one thread for now).
+    /// Threads (the answers do not depend on them; see docs/FLATZINC.md).
     #[arg(short = 'p', long = "parallel", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Random seed (accepted; the search is deterministic and uses none).
+    /// Random seed (accepted; the search is deterministic and draws no random numbers).
     #[arg(short = 'r', long = "random-seed")]
     seed: Option<u64>,
 }
@@ -317,13 +323,18 @@ fn main() -> ExitCode {
         Command::Sudoku(command) => sudoku(command),
         Command::Queens(args) => queens(args),
         Command::Color(args) => color(args),
+        Command::Fzn(FznArgs {
+            install: Some(dir), ..
+        }) => fzn_install::run(dir.as_deref()),
         Command::Fzn(args) => fzn_cmd::run(&fzn_cmd::Settings {
-            file: args.file,
+            file: args.file.unwrap_or_else(|| "-".to_owned()),
             all: args.all,
             intermediate: args.intermediate,
             solutions: args.solutions,
             time_limit: args.time_ms.map(Duration::from_millis),
             statistics: args.statistics,
+            free_search: args.free,
+            threads: args.threads.map_or(1, |t| t as usize),
         }),
     };
     let status = match outcome.status() {

@@ -37,6 +37,21 @@ impl Among {
 
     /// Whether `x` can take a value of `S`, and whether it surely does.
     fn standing(&self, d: &Domains<'_>, x: VarId) -> (bool, bool) {
+        let (Some(&first), Some(&last)) = (self.set.first(), self.set.last()) else {
+            return (false, false);
+        };
+        let (lo, hi) = (d.min(x), d.max(x));
+        if hi < first || lo > last {
+            return (false, false);
+        }
+        if lo == hi {
+            let counted = self.in_set(lo);
+            return (counted, counted);
+        }
+        if self.set.len() == 1 {
+            // Two values or more: possibly the one value, never surely.
+            return (d.contains(x, first), false);
+        }
         let possible = self.set.iter().any(|&v| d.contains(x, v));
         let sure = possible
             && d.size(x) as usize <= self.set.len()

@@ -2,5 +2,7 @@
 //! model's methods (`Model::count`, `Model::among`, `Model::global_cardinality`).
 
 mod among;
+mod cardinality;
 
 pub(crate) use among::Among;
+pub(crate) use cardinality::GlobalCardinality;

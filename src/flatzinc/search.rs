@@ -1,0 +1,142 @@
+//! The solve item's search annotations as a search plan: `int_search`, `bool_search` and
+//! `seq_search` become [`SearchPhase`]s; a choice the engine cannot honour is replaced by
+//! the nearest it can, with a warning naming it.
+
+use super::parse::{Annotation, Expr, FznError};
+use crate::{SearchPhase, ValueOrder, VarId, VariableOrder};
+
+/// The search plan of a solve item, and what of its annotations was not honoured as
+/// written (one warning each).
+#[derive(Clone, Debug, Default)]
+pub struct SearchAnnotations {
+    /// The phases, in the order the annotations give them.
+    pub phases: Vec<SearchPhase>,
+    /// One line per annotation or choice that was replaced or ignored.
+    pub warnings: Vec<String>,
+}
+
+/// Reads the search annotations of the solve item; `vars` gives the variables of an
+/// annotation's first argument (constants left out).
+pub(crate) fn read(
+    annotations: &[Annotation],
+    vars: &mut dyn FnMut(&Expr) -> Result<Vec<VarId>, FznError>,
+) -> Result<SearchAnnotations, FznError> {
+    let mut out = SearchAnnotations::default();
+    for a in annotations {
+        read_one(&a.name, &a.args, vars, &mut out)?;
+    }
+    out.warnings.sort();
+    out.warnings.dedup();
+    Ok(out)
+}
+
+fn read_one(
+    name: &str,
+    args: &[Expr],
+    vars: &mut dyn FnMut(&Expr) -> Result<Vec<VarId>, FznError>,
+    out: &mut SearchAnnotations,
+) -> Result<(), FznError> {
+    match name {
+        "seq_search" => {
+            let inner = match args.first() {
+                Some(Expr::Array(items)) => items.as_slice(),
+                _ => &[],
+            };
+            for item in inner {
+                match item {
+                    Expr::Call(n, a) => read_one(n, a, vars, out)?,
+                    Expr::Ident(n) => read_one(n, &[], vars, out)?,
+                    _ => out
+                        .warnings
+                        .push("seq_search: an entry that is not a search".into()),
+                }
+            }
+        }
+        "int_search" | "bool_search" => {
+            let (Some(list), Some(var_choice), Some(value_choice)) =
+                (args.first(), args.get(1), args.get(2))
+            else {
+                out.warnings
+                    .push(format!("{name} without its three arguments: ignored"));
+                return Ok(());
+            };
+            let variable_order = variable_order(ident(var_choice), &mut out.warnings);
+            let value_order = value_order(ident(value_choice), &mut out.warnings);
+            if let Some(strategy) = args.get(3).map(ident) {
+                if strategy != "complete" {
+                    out.warnings.push(format!(
+                        "{name}: exploration '{strategy}' is searched completely"
+                    ));
+                }
+            }
+            out.phases.push(SearchPhase {
+                vars: vars(list)?,
+                variable_order,
+                value_order,
+            });
+        }
+        _ => out.warnings.push(format!(
+            "search annotation '{name}' is not supported: ignored"
+        )),
+    }
+    Ok(())
+}
+
+fn ident(e: &Expr) -> &str {
+    match e {
+        Expr::Ident(name) | Expr::Call(name, _) => name,
+        _ => "",
+    }
+}
+
+/// The engine's order for a FlatZinc variable choice.
+fn variable_order(name: &str, warnings: &mut Vec<String>) -> VariableOrder {
+    match name {
+        "input_order" => VariableOrder::InputOrder,
+        "first_fail" => VariableOrder::Mrv,
+        "anti_first_fail" => VariableOrder::MostValues,
+        "smallest" => VariableOrder::Smallest,
+        "largest" => VariableOrder::Largest,
+        "occurrence" => VariableOrder::Occurrence,
+        "most_constrained" => VariableOrder::MrvDegree,
+        "dom_w_deg" => VariableOrder::DomWdeg,
+        other => {
+            warnings.push(format!(
+                "variable choice '{other}' is not supported: first_fail with ties to the \
+                 most constrained is used"
+            ));
+            VariableOrder::MrvDegree
+        }
+    }
+}
+
+/// The engine's order for a FlatZinc value choice. The engine branches `x = v` then
+/// `x != v`, so the splitting choices keep their order of values but not their halving.
+fn value_order(name: &str, warnings: &mut Vec<String>) -> ValueOrder {
+    match name {
+        "indomain" | "indomain_min" => ValueOrder::Ascending,
+        "indomain_max" => ValueOrder::Descending,
+        "indomain_median" => ValueOrder::Median,
+        "indomain_middle" => ValueOrder::MiddleOut,
+        "indomain_split" | "indomain_interval" => {
+            warnings.push(format!(
+                "value choice '{name}' is taken as indomain_min (bitcsp branches on values, \
+                 not on halves of domains)"
+            ));
+            ValueOrder::Ascending
+        }
+        "indomain_reverse_split" => {
+            warnings.push(format!(
+                "value choice '{name}' is taken as indomain_max (bitcsp branches on values, \
+                 not on halves of domains)"
+            ));
+            ValueOrder::Descending
+        }
+        other => {
+            warnings.push(format!(
+                "value choice '{other}' is not supported: indomain_min is used"
+            ));
+            ValueOrder::Ascending
+        }
+    }
+}
