@@ -125,6 +125,14 @@ pub trait Propagator: fmt::Debug + Send + Sync {
         Strength::Sound
     }
 
+    /// Whether it reads which of its variables changed ([`Domains::changed`]): the engine
+    /// then keeps, for it, a bit per variable set by every change made by others. A
+    /// propagator woken by changes it does not care about (an element constraint by the
+    /// array entries its index no longer points at) can then return at once.
+    fn reads_changes(&self) -> bool {
+        false
+    }
+
     /// Narrows the domains of its variables; `Err(Conflict)` when the constraint can no
     /// longer be satisfied.
     ///
@@ -140,14 +148,36 @@ pub trait Propagator: fmt::Debug + Send + Sync {
 pub struct Domains<'a> {
     engine: &'a mut Engine,
     narrowed: bool,
+    /// For a propagator that reads changes, in the first run of a wake-up: a bit per
+    /// position in its variables, set when that variable changed since its last run.
+    changes: Option<&'a [u64]>,
 }
 
 impl<'a> Domains<'a> {
-    pub(crate) fn new(engine: &'a mut Engine) -> Self {
+    pub(crate) fn new(engine: &'a mut Engine, changes: Option<&'a [u64]>) -> Self {
         Domains {
             engine,
             narrowed: false,
+            changes,
         }
+    }
+
+    /// Whether the variable at `position` in the propagator's [`vars`](Propagator::vars)
+    /// may have changed since the propagator last ran: exact (a change made by another
+    /// constraint or a decision) in the first run of a wake-up of a propagator that
+    /// [reads changes](Propagator::reads_changes), and `true` otherwise (its other runs
+    /// follow its own changes, which are not recorded). Where this is false for every
+    /// variable a propagator cares about, its last run's conclusions still hold.
+    pub fn changed(&self, position: usize) -> bool {
+        self.changes.is_none_or(|bits| {
+            bits.get(position / 64)
+                .is_none_or(|w| w >> (position % 64) & 1 == 1)
+        })
+    }
+
+    /// Forgets the changes once the first run has read them.
+    pub(crate) fn forget_changes(&mut self) {
+        self.changes = None;
     }
 
     /// Whether a write since the last call narrowed a domain (and clears the mark).

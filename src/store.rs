@@ -226,7 +226,7 @@ impl Store {
             let (lo, hi) = self.wide_offsets(var);
             (lo <= hi).then(|| (value_at(l.base, lo as usize), value_at(l.base, hi as usize)))
         } else {
-            self.min(var).zip(self.max(var))
+            bit_bounds(self.words(var)).map(|(lo, hi)| (value_at(l.base, lo), value_at(l.base, hi)))
         }
     }
 
@@ -262,7 +262,12 @@ impl Store {
             let (lo, hi) = self.wide_offsets(var);
             return (lo <= hi).then(|| value_at(l.base, lo as usize));
         }
-        self.words(var)
+        let words = self.words(var);
+        if let [w] = words {
+            // One word: no loop.
+            return (*w != 0).then(|| value_at(l.base, w.trailing_zeros() as usize));
+        }
+        words
             .iter()
             .enumerate()
             .find(|(_, &w)| w != 0)
@@ -276,7 +281,11 @@ impl Store {
             let (lo, hi) = self.wide_offsets(var);
             return (lo <= hi).then(|| value_at(l.base, hi as usize));
         }
-        self.words(var)
+        let words = self.words(var);
+        if let [w] = words {
+            return (*w != 0).then(|| value_at(l.base, 63 - w.leading_zeros() as usize));
+        }
+        words
             .iter()
             .enumerate()
             .rev()
@@ -380,6 +389,28 @@ impl Store {
     /// Undoes every change made since the newest level was opened, and closes it.
     pub(crate) fn pop_level(&mut self) {
         self.trail.pop_level(&mut self.words);
+    }
+}
+
+/// The lowest and highest set bits of a bitset; `None` when it is empty. One scan from
+/// each end, with no loop for domains of one or two words.
+#[inline]
+fn bit_bounds(words: &[u64]) -> Option<(usize, usize)> {
+    let low = |k: usize, w: u64| k * 64 + w.trailing_zeros() as usize;
+    let high = |k: usize, w: u64| k * 64 + 63 - w.leading_zeros() as usize;
+    match *words {
+        [w] => (w != 0).then(|| (low(0, w), high(0, w))),
+        [a, b] => match (a != 0, b != 0) {
+            (true, true) => Some((low(0, a), high(1, b))),
+            (true, false) => Some((low(0, a), high(0, a))),
+            (false, true) => Some((low(1, b), high(1, b))),
+            (false, false) => None,
+        },
+        _ => {
+            let first = words.iter().position(|&w| w != 0)?;
+            let last = words.iter().rposition(|&w| w != 0)?;
+            Some((low(first, words[first]), high(last, words[last])))
+        }
     }
 }
 

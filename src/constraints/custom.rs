@@ -38,13 +38,36 @@ impl Custom {
     /// Runs the propagator until a run narrows nothing: the engine does not wake a
     /// propagator for its own writes, and the contract promises a run after each of them.
     #[inline(never)]
-    pub(crate) fn propagate(&self, engine: &mut Engine) -> Result<(), Conflict> {
-        let mut domains = Domains::new(engine);
+    pub(crate) fn propagate(&self, engine: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        let changes = if self.reads_changes() {
+            let bits = &mut scratch[..self.scratch_words()];
+            engine.take_changes(bits);
+            Some(&*bits)
+        } else {
+            None
+        };
+        let mut domains = Domains::new(engine, changes);
         loop {
             self.propagator.propagate(&mut domains)?;
+            domains.forget_changes();
             if !domains.take_narrowed() {
                 return Ok(());
             }
+        }
+    }
+
+    /// Whether the engine keeps its changed variables (only "any change" watches record
+    /// them).
+    pub(crate) fn reads_changes(&self) -> bool {
+        self.propagator.reads_changes() && matches!(self.propagator.watch(), Watch::AnyChange)
+    }
+
+    /// Scratch words: the bitset of changed variables, when it reads them.
+    pub(crate) fn scratch_words(&self) -> usize {
+        if self.reads_changes() {
+            self.vars.len().div_ceil(64)
+        } else {
+            0
         }
     }
 }

@@ -100,10 +100,7 @@ impl Linear {
     fn sum_bounds(&self, e: &Engine, terms: &mut [u64]) -> Result<(i128, i128), Conflict> {
         let (mut low, mut high) = (0, 0);
         for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
-            let (min, max) = match (e.store.min(x), e.store.max(x)) {
-                (Some(min), Some(max)) => (min, max),
-                _ => return Err(Conflict),
-            };
+            let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
             terms[i] = pack_pair(min, max);
             let (l, h) = unpack(terms[i], a);
             low += l;

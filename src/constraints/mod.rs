@@ -92,7 +92,7 @@ impl Propagate for Constraint {
             Constraint::Family(c) => c.propagate(engine, scratch),
             Constraint::Linear(c) => c.propagate(engine, scratch),
             Constraint::Knapsack(c) => c.propagate(engine, scratch),
-            Constraint::Custom(c) => c.propagate(engine),
+            Constraint::Custom(c) => c.propagate(engine, scratch),
         }
     }
 
@@ -149,7 +149,7 @@ impl Propagate for Constraint {
         matches!(
             self,
             Constraint::Family(_) | Constraint::WideAllDifferent(_) | Constraint::Clauses(_)
-        )
+        ) || matches!(self, Constraint::Custom(c) if c.reads_changes())
     }
 }
 
@@ -235,10 +235,8 @@ impl Constraint {
             Constraint::Family(c) => c.scratch_words(),
             Constraint::Linear(c) => c.scratch_words(),
             Constraint::Knapsack(c) => c.scratch_words(),
-            Constraint::NotEqual(_)
-            | Constraint::WideMember(_)
-            | Constraint::LockedValues(_)
-            | Constraint::Custom(_) => 0,
+            Constraint::Custom(c) => c.scratch_words(),
+            Constraint::NotEqual(_) | Constraint::WideMember(_) | Constraint::LockedValues(_) => 0,
         }
     }
 }

@@ -529,19 +529,19 @@ impl Builder {
             | "array_var_bool_element" => {
                 let index = self.var(arg(0)?)?;
                 let z = self.var(arg(2)?)?;
-                // FlatZinc counts from 1, the model from 0.
-                let zero_based = self
-                    .model
-                    .new_var(i32::MIN..=i32::MAX)
-                    .map_err(|e| self.model_err(e))?;
-                let r = self.model.require(zero_based.equals(index - 1));
+                // FlatZinc counts from 1, the model from 0: the array gets a first entry
+                // that the index, kept at 1 or more, never points at. (An index shifted
+                // through a linear equation would lose its holes.)
+                let r = self.model.require(index.at_least(1));
                 m(self, r)?;
                 let r = if name.contains("var") {
                     let xs = self.vars(arg(1)?)?;
-                    self.model.element_var(&xs, zero_based, z)
+                    let padded: Vec<VarId> = xs.first().into_iter().chain(&xs).copied().collect();
+                    self.model.element_var(&padded, index, z)
                 } else {
                     let table = self.coeffs(arg(1)?)?;
-                    self.model.element(&table, zero_based, z)
+                    let padded: Vec<i32> = table.first().into_iter().chain(&table).copied().collect();
+                    self.model.element(&padded, index, z)
                 };
                 m(self, r)
             }

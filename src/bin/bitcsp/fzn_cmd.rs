@@ -221,6 +221,7 @@ fn statistics(
 ) -> Result<(), Lost> {
     writeln!(out, "%%%mzn-stat: nodes={}", stats.nodes)?;
     writeln!(out, "%%%mzn-stat: failures={}", stats.failures)?;
+    writeln!(out, "%%%mzn-stat: propagations={}", stats.propagations)?;
     writeln!(out, "%%%mzn-stat: solutions={}", answer.found)?;
     writeln!(
         out,

@@ -70,8 +70,22 @@ impl Propagator for ElementVar {
         Strength::Domain
     }
 
+    fn reads_changes(&self) -> bool {
+        true
+    }
+
     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
         let (xs, i, z) = self.parts();
+        let n = xs.len();
+        if !d.changed(n) && !d.changed(n + 1) {
+            // Only entries changed: those the index no longer points at change nothing.
+            let pointed = (0..n).any(|k| {
+                d.changed(k) && i32::try_from(k).is_ok_and(|k| d.contains(i, k))
+            });
+            if !pointed {
+                return Ok(());
+            }
+        }
         let last = i32::try_from(xs.len()).unwrap_or(i32::MAX) - 1;
         d.set_min(i, 0)?;
         d.set_max(i, last)?;

@@ -3,7 +3,7 @@
 //! side's whole `minizinc --solver ...` process timed (flattening included), the answers
 //! side by side, and every solution bitcsp reports checked by Gecode against the model.
 //!
-//! `cargo run --release -p bitcsp-compare --bin minizinc -- [--limit SECONDS] [--only TEXT]
+//! `cargo run --release -p bitcsp-compare --bin minizinc_suite -- [--limit SECONDS] [--only TEXT]
 //! [--data DIR] [--skip-gecode]`
 //!
 //! Prints a Markdown table. A row is marked WRONG when the answers contradict (one side
