@@ -38,7 +38,11 @@ impl Custom {
     /// Runs the propagator until a run narrows nothing: the engine does not wake a
     /// propagator for its own writes, and the contract promises a run after each of them.
     #[inline(never)]
-    pub(crate) fn propagate(&self, engine: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+    pub(crate) fn propagate(
+        &self,
+        engine: &mut Engine,
+        scratch: &mut [u64],
+    ) -> Result<(), Conflict> {
         let changes = if self.reads_changes() {
             let bits = &mut scratch[..self.scratch_words()];
             engine.take_changes(bits);

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use super::cliques;
 use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
 use super::search::{self, SearchAnnotations};
 use crate::{Compare, LinearExpr, Literal, Model, ModelError, Relation, Solution, VarId};
@@ -102,6 +103,9 @@ struct Builder {
     /// The counts of fixed values read so far, by the array they count in: (value,
     /// count) pairs, posted together when the items are read.
     counts: Vec<(Vec<VarId>, Vec<CountOf>)>,
+    /// `x != y + c` between two distinct variables, gathered into all-different
+    /// constraints when the items are read.
+    disequalities: Vec<(VarId, VarId, i64)>,
 }
 
 /// A value counted, and the variable holding its count.
@@ -120,6 +124,7 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
         outputs: Vec::new(),
         line: 1,
         counts: Vec::new(),
+        disequalities: Vec::new(),
     };
     let mut goal = Goal::Satisfy;
     let mut plan = SearchAnnotations::default();
@@ -185,6 +190,7 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
             }
         }
     }
+    b.post_disequalities()?;
     for (xs, pairs) in std::mem::take(&mut b.counts) {
         let (values, counts): (Vec<i32>, Vec<VarId>) = pairs.into_iter().unzip();
         b.model
@@ -443,6 +449,7 @@ impl Builder {
                 let r = self.model.require(c);
                 m(self, r)
             }
+            "int_lin_ne" if self.kept_disequality(a)? => Ok(()),
             "int_lin_eq" | "int_lin_le" | "int_lin_ne" | "bool_lin_eq" | "bool_lin_le" => {
                 let coeffs = self.coeffs(arg(0)?)?;
                 let vars = self.vars(arg(1)?)?;
@@ -540,7 +547,8 @@ impl Builder {
                     self.model.element_var(&padded, index, z)
                 } else {
                     let table = self.coeffs(arg(1)?)?;
-                    let padded: Vec<i32> = table.first().into_iter().chain(&table).copied().collect();
+                    let padded: Vec<i32> =
+                        table.first().into_iter().chain(&table).copied().collect();
                     self.model.element(&padded, index, z)
                 };
                 m(self, r)
@@ -663,6 +671,65 @@ impl Builder {
             }
             other => Err(self.err(format!("constraint '{other}' is not supported"))),
         }
+    }
+
+    /// Whether `args` of an `int_lin_ne` are `x - y != c` (or `-x + y != c`) over two
+    /// distinct variables: kept for [`Builder::post_disequalities`].
+    fn kept_disequality(&mut self, args: &[Value]) -> Result<bool, FznError> {
+        let (Some(coeffs), Some(vars), Some(rhs)) = (args.first(), args.get(1), args.get(2)) else {
+            return Ok(false);
+        };
+        let (coeffs, vars, rhs) = (self.ints(coeffs)?, self.vars(vars)?, self.int(rhs)?);
+        let (&[a, b], &[x, y]) = (coeffs.as_slice(), vars.as_slice()) else {
+            return Ok(false);
+        };
+        if x == y || a != -b || a.abs() != 1 {
+            return Ok(false);
+        }
+        // a·x - a·y != rhs: x != y + rhs when a is 1, y != x + rhs when it is -1.
+        let (x, y) = if a == 1 { (x, y) } else { (y, x) };
+        self.disequalities.push((x, y, rhs));
+        Ok(true)
+    }
+
+    /// Posts the kept disequalities: groups of them as all-different constraints with
+    /// offsets (see [`cliques`]), the rest one by one.
+    fn post_disequalities(&mut self) -> Result<(), FznError> {
+        let kept = std::mem::take(&mut self.disequalities);
+        let by_index: HashMap<u32, VarId> = kept
+            .iter()
+            .flat_map(|&(x, y, _)| [x, y])
+            .map(|v| (v.index() as u32, v))
+            .collect();
+        let numbered: Vec<cliques::Disequality> = kept
+            .iter()
+            .map(|&(x, y, c)| (x.index() as u32, y.index() as u32, c))
+            .collect();
+        let gathered = cliques::gather(&numbered);
+        let var = |k: u32| by_index[&k];
+        let mut rest = gathered.rest;
+        for group in gathered.groups {
+            let offsets: Result<Vec<i32>, _> =
+                group.iter().map(|&(_, p)| i32::try_from(p)).collect();
+            let Ok(offsets) = offsets else {
+                // Potentials beyond the engine's integers: the pairs one by one.
+                for (i, &(u, pu)) in group.iter().enumerate() {
+                    rest.extend(group[i + 1..].iter().map(|&(w, pw)| (u, w, pw - pu)));
+                }
+                continue;
+            };
+            let vars: Vec<VarId> = group.iter().map(|&(u, _)| var(u)).collect();
+            let r = self.model.all_different_offset(&vars, &offsets);
+            r.map_err(|e| self.model_err(e))?;
+        }
+        for (x, y, c) in rest {
+            let r = match i32::try_from(c) {
+                Ok(c) => self.model.not_equal_offset(var(x), var(y), c),
+                Err(_) => self.model.linear_not_equal(&[var(x), var(y)], &[1, -1], c),
+            };
+            r.map_err(|e| self.model_err(e))?;
+        }
+        Ok(())
     }
 
     /// `n` is the number of `xs` with a value in `set`, by the engine's domain-consistent

@@ -14,6 +14,7 @@
 //! ```
 
 mod build;
+mod cliques;
 mod parse;
 mod search;
 

@@ -138,6 +138,14 @@ impl Model {
         rhs: i64,
     ) -> Result<(), ModelError> {
         check_coefficients(vars, coeffs)?;
+        // `x - y != c` is the engine's own not-equal with an offset, which wakes only when
+        // a variable is fixed and runs without the user-propagator layer.
+        if let ([x, y], [a, b], Ok(c)) = (vars, coeffs, i32::try_from(rhs)) {
+            if x != y && *a == -*b && a.abs() == 1 {
+                let (x, y) = if *a == 1 { (*x, *y) } else { (*y, *x) };
+                return self.not_equal_offset(x, y, c);
+            }
+        }
         self.post(LinearNotEqual::new(vars, coeffs, rhs))
     }
 

@@ -79,9 +79,8 @@ impl Propagator for ElementVar {
         let n = xs.len();
         if !d.changed(n) && !d.changed(n + 1) {
             // Only entries changed: those the index no longer points at change nothing.
-            let pointed = (0..n).any(|k| {
-                d.changed(k) && i32::try_from(k).is_ok_and(|k| d.contains(i, k))
-            });
+            let pointed =
+                (0..n).any(|k| d.changed(k) && i32::try_from(k).is_ok_and(|k| d.contains(i, k)));
             if !pointed {
                 return Ok(());
             }
