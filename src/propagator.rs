@@ -223,7 +223,7 @@ impl<'a> Domains<'a> {
 
     /// The value of `var` if it is fixed.
     pub fn value(&self, var: VarId) -> Option<i32> {
-        (self.size(var) == 1).then(|| self.min(var))
+        self.engine.store.fixed_value(self.index(var))
     }
 
     /// The values `var` can still take, ascending.

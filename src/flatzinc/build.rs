@@ -108,6 +108,29 @@ struct Builder {
     disequalities: Vec<(VarId, VarId, i64)>,
 }
 
+/// An argument of a comparison: a variable or a constant.
+#[derive(Clone, Copy, Debug)]
+enum Term {
+    Var(VarId),
+    Constant(i64),
+}
+
+impl Term {
+    fn var(self) -> Option<VarId> {
+        match self {
+            Term::Var(v) => Some(v),
+            Term::Constant(_) => None,
+        }
+    }
+
+    fn expr(self) -> LinearExpr {
+        match self {
+            Term::Var(v) => v.into(),
+            Term::Constant(c) => c.into(),
+        }
+    }
+}
+
 /// A value counted, and the variable holding its count.
 type CountOf = (i32, VarId);
 
@@ -342,6 +365,15 @@ impl Builder {
             .collect())
     }
 
+    /// A variable, or a constant kept as one.
+    fn term(&mut self, v: &Value) -> Result<Term, FznError> {
+        match v {
+            Value::Int(i) => Ok(Term::Constant(*i)),
+            Value::Bool(b) => Ok(Term::Constant(i64::from(*b))),
+            other => self.var(other).map(Term::Var),
+        }
+    }
+
     fn vars(&mut self, v: &Value) -> Result<Vec<VarId>, FznError> {
         match v {
             Value::Array(items) => items.iter().map(|i| self.var(i)).collect(),
@@ -469,8 +501,12 @@ impl Builder {
             "int_eq_reif" | "int_ne_reif" | "int_le_reif" | "int_lt_reif" | "bool_eq_reif"
             | "bool_le_reif" | "bool_lt_reif" | "int_eq_imp" | "int_ne_imp" | "int_le_imp"
             | "int_lt_imp" | "bool_eq_imp" | "bool_le_imp" | "bool_lt_imp" => {
-                let (x, y, b) = (self.var(arg(0)?)?, self.var(arg(1)?)?, self.lit(arg(2)?)?);
-                let b = self.apart(b, &[x, y])?;
+                // Constants stay constants, so that `b ⇔ x = 3` is the engine's reified
+                // value rather than an equality with a fixed variable.
+                let (x, y, b) = (self.term(arg(0)?)?, self.term(arg(1)?)?, self.lit(arg(2)?)?);
+                let used: Vec<VarId> = [&x, &y].iter().filter_map(|t| t.var()).collect();
+                let b = self.apart(b, &used)?;
+                let (x, y) = (x.expr(), y.expr());
                 let stem = name.trim_end_matches("_reif").trim_end_matches("_imp");
                 let c = match &stem[stem.len() - 2..] {
                     "eq" => x.equals(y),
