@@ -84,6 +84,14 @@ pub(crate) enum Posted {
     /// At least one of the literals `(var, positive)` holds (two or more, on distinct 0/1
     /// variables).
     Clause(Vec<(VarId, bool)>),
+    /// `b ⇔ (x = value)` (or `b ⇒`, by `kind`), on a 0/1 variable `b` that is not `x`;
+    /// compiled together with the other indicators of `x`.
+    Indicator {
+        b: VarId,
+        x: VarId,
+        value: i32,
+        kind: crate::constraints::logic::Reification,
+    },
     /// The variables take one of the tuples (one row of `vars.len()` values after the
     /// other).
     Table {

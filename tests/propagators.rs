@@ -535,6 +535,53 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Sound,
         },
         Case {
+            // Several `b ⇔ x = v` on one x (compiled together), one indicator used twice,
+            // full and half, either sign.
+            name: "reified values of one variable",
+            arity: 4..=5,
+            post: Box::new(|m, v, r| {
+                let x = v[v.len() - 1];
+                let bools = &v[..v.len() - 1];
+                for &b in bools {
+                    for value in [-2, -1, 2, 3] {
+                        m.remove_value(b, value)?;
+                    }
+                }
+                let mut links = Vec::new();
+                for k in 0..bools.len() + 1 {
+                    // The last link reuses an indicator.
+                    let b = bools[k % bools.len()];
+                    let value = r.below(6) as i32 - 2;
+                    let positive = r.below(3) != 0;
+                    let half = r.below(3) == 0;
+                    let lit = if positive {
+                        Literal::yes(b)
+                    } else {
+                        Literal::not(b)
+                    };
+                    if half {
+                        m.implies_constraint(lit, x.equals(value))?;
+                    } else {
+                        m.reify(lit, x.equals(value))?;
+                    }
+                    links.push((k % bools.len(), value, positive, half));
+                }
+                Ok(Box::new(move |t: &[i32]| {
+                    let x = t[t.len() - 1];
+                    links.iter().all(|&(k, value, positive, half)| {
+                        let lit = (t[k] == 1) == positive;
+                        (0..=1).contains(&t[k])
+                            && if half {
+                                !lit || x == value
+                            } else {
+                                lit == (x == value)
+                            }
+                    })
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "count / among",
             arity: 2..=5,
             post: Box::new(|m, v, r| {

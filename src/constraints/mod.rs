@@ -52,7 +52,7 @@ pub(crate) use forbidden::Forbidden;
 use knapsack::Knapsack;
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
-use logic::{Clauses, Lit};
+use logic::{Clauses, Indicators, Lit, Reification};
 pub(crate) use not_equal::NotEqual;
 use table::Table;
 use wide_all_different::WideAllDifferent;
@@ -61,6 +61,7 @@ use wide_member::WideMember;
 use crate::posted::{Consistency, Posted};
 use crate::propagate::{Conflict, Engine, Event, Propagate};
 use crate::store::Store;
+use crate::var::VarId;
 
 /// One compiled constraint.
 #[derive(Clone, Debug)]
@@ -290,7 +291,7 @@ pub(crate) fn compile_with(
         .iter()
         .enumerate()
         .filter(|(p, posted)| !in_family.contains(p) || keeps_own_matching(posted))
-        .filter(|(_, posted)| !matches!(posted, Posted::Clause(_)))
+        .filter(|(_, posted)| !matches!(posted, Posted::Clause(_) | Posted::Indicator { .. }))
         .map(|(_, posted)| match posted {
             Posted::AllDifferent {
                 vars,
@@ -341,7 +342,9 @@ pub(crate) fn compile_with(
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 Constraint::Table(Box::new(Table::new(&vars, tuples)))
             }
-            Posted::Clause(_) => unreachable!("clauses are gathered below"),
+            Posted::Clause(_) | Posted::Indicator { .. } => {
+                unreachable!("clauses and indicators are gathered below")
+            }
             Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
         })
         .collect();
@@ -365,6 +368,7 @@ pub(crate) fn compile_with(
     if let Some(clauses) = gather_clauses(posted, aux_next) {
         compiled.push(Constraint::Clauses(Box::new(clauses)));
     }
+    compiled.extend(gather_indicators(posted));
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
         .filter(|c| c.plain && !in_family.contains(&c.posted))
@@ -376,6 +380,34 @@ pub(crate) fn compile_with(
             .map(|(a, b)| Constraint::LockedValues(LockedValues::new(a, b))),
     );
     compiled
+}
+
+/// An indicator `b`, its value and its kind.
+type IndicatorLink = (VarId, i32, Reification);
+
+/// The posted indicators (`b ⇔ x = v`), one propagator per `x`; an indicator variable
+/// met twice for one `x` gets a propagator of its own the second time (a propagator's
+/// variables are distinct).
+fn gather_indicators(posted: &[Posted]) -> Vec<Constraint> {
+    let mut by_var: BTreeMap<usize, (VarId, Vec<IndicatorLink>)> = BTreeMap::new();
+    let mut alone = Vec::new();
+    let mut seen: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
+    for p in posted {
+        if let Posted::Indicator { b, x, value, kind } = *p {
+            if seen.insert((x.index(), b.index())) {
+                let entry = by_var.entry(x.index()).or_insert_with(|| (x, Vec::new()));
+                entry.1.push((b, value, kind));
+            } else {
+                alone.push(Indicators::new(x, &[(b, value, kind)]));
+            }
+        }
+    }
+    by_var
+        .into_values()
+        .map(|(x, links)| Indicators::new(x, links.as_slice()))
+        .chain(alone)
+        .map(|p| Constraint::Custom(Custom::new(Arc::new(p))))
+        .collect()
 }
 
 /// Every posted clause in one propagator whose watches start at store word `first_watch`,

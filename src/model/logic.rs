@@ -6,9 +6,7 @@ use std::ops::Not;
 
 use super::expr::Gathered;
 use super::{check_distinct, Model};
-use crate::constraints::logic::{
-    LinearRelation, Reification, ReifiedEqual, ReifiedLinear, ReifiedValue,
-};
+use crate::constraints::logic::{LinearRelation, Reification, ReifiedEqual, ReifiedLinear};
 use crate::error::ModelError;
 use crate::model::{Comparison, LinearConstraint};
 use crate::posted::{Posted, Relation};
@@ -241,7 +239,10 @@ impl Model {
         let (relation, coeffs, rhs) = normalized(comparison, coeffs, rhs);
         match (vars.as_slice(), coeffs.as_slice(), relation) {
             (&[x], &[a], LinearRelation::Equal) => match i32::try_from(rhs / i64::from(a)) {
-                Ok(v) if rhs % i64::from(a) == 0 => self.post(ReifiedValue::new(b, x, v, kind)),
+                Ok(value) if rhs % i64::from(a) == 0 => {
+                    self.post_validated(Posted::Indicator { b, x, value, kind });
+                    Ok(())
+                }
                 // a·x = rhs has no integer solution: b is 0.
                 _ => self.weighted_sum(&[b], &[1], Relation::Equal, 0),
             },

@@ -3,9 +3,9 @@
 //! (through the public [`Propagator`](crate::Propagator) contract).
 
 mod clauses;
+mod indicators;
 mod reified;
 
 pub(crate) use clauses::{Clauses, Lit};
-pub(crate) use reified::{
-    LinearRelation, Reification, ReifiedEqual, ReifiedLinear, ReifiedValue, MAX_VALUES,
-};
+pub(crate) use indicators::Indicators;
+pub(crate) use reified::{LinearRelation, Reification, ReifiedEqual, ReifiedLinear, MAX_VALUES};

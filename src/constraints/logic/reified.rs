@@ -3,7 +3,8 @@
 //! `b` fixed enforces `c` or its negation, and `c` entailed or disentailed by the domains
 //! fixes `b` (for a half reification, only a disentailed `c` does: it forces `b = 0`).
 //!
-//! * [`ReifiedValue`]: `b ⇔ (x = v)`, domain consistent.
+//! * `b ⇔ (x = v)` is compiled with the other indicators of `x`
+//!   ([`Indicators`](super::Indicators)), domain consistent.
 //! * [`ReifiedEqual`]: `b ⇔ (x = y + k)`, domain consistent while the domains have at most
 //!   [`MAX_VALUES`] values, on bounds beyond.
 //! * [`ReifiedLinear`]: `b ⇔ (Σ a·x rel c)` for `=`, `≠`, `≤`, on bounds (as the linear
@@ -36,57 +37,6 @@ fn settle(
         (Some(false), _) => d.fix(b, 0),
         (Some(true), Reification::Full) => d.fix(b, 1),
         _ => Ok(()),
-    }
-}
-
-/// `b ⇔ (x = v)` (or `b ⇒`).
-#[derive(Debug)]
-pub(crate) struct ReifiedValue {
-    vars: [VarId; 2],
-    value: i32,
-    kind: Reification,
-}
-
-impl ReifiedValue {
-    pub(crate) fn new(b: VarId, x: VarId, value: i32, kind: Reification) -> Self {
-        ReifiedValue {
-            vars: [b, x],
-            value,
-            kind,
-        }
-    }
-}
-
-impl Propagator for ReifiedValue {
-    fn name(&self) -> &str {
-        "reified value"
-    }
-
-    fn vars(&self) -> &[VarId] {
-        &self.vars
-    }
-
-    fn consistency(&self) -> Strength {
-        Strength::Domain
-    }
-
-    fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
-        let [b, x] = self.vars;
-        match d.value(b) {
-            Some(1) => d.fix(x, self.value),
-            Some(_) if self.kind == Reification::Full => d.remove(x, self.value),
-            Some(_) => Ok(()),
-            None => {
-                let truth = if !d.contains(x, self.value) {
-                    Some(false)
-                } else if d.value(x).is_some() {
-                    Some(true)
-                } else {
-                    None
-                };
-                settle(d, b, self.kind, truth)
-            }
-        }
     }
 }
 
