@@ -271,11 +271,13 @@ const VARIABLE_ORDERS: [VariableOrder; 9] = [
     VariableOrder::Largest,
     VariableOrder::Occurrence,
 ];
-const VALUE_ORDERS: [ValueOrder; 4] = [
+const VALUE_ORDERS: [ValueOrder; 6] = [
     ValueOrder::Ascending,
     ValueOrder::Descending,
     ValueOrder::MiddleOut,
     ValueOrder::Median,
+    ValueOrder::SplitLower,
+    ValueOrder::SplitUpper,
 ];
 
 /// A search plan over `vars`: phase `k` takes the variables whose entry of `phase_of` is
@@ -406,6 +408,10 @@ proptest! {
         let set: BTreeSet<Vec<i32>> = found.iter().cloned().collect();
         prop_assert_eq!(set.len(), found.len(), "a solution was reported twice");
         prop_assert_eq!(&set, &expected);
+        // On two threads, the split of the tree follows the plan too.
+        let mut parallel = Solver::new(&model);
+        parallel.set_search_plan(&phases).expect("the model's variables");
+        prop_assert_eq!(parallel.count_parallel(None, 2).count, expected.len() as u64);
         // A first phase of one variable in input order, ascending: the first solution
         // holds that variable's least value over all solutions.
         if let (Some(first), Some(&x)) = (found.first(), vars.first()) {
@@ -427,6 +433,7 @@ proptest! {
     fn restarted_searches_stay_sound_complete_and_reproducible(
         inst in instance(7, -3..=3, -2..=2),
         order in 0..VARIABLE_ORDERS.len(),
+        value_order in 0..VALUE_ORDERS.len(),
         last_conflict in prop_oneof![Just(LastConflict::Ignore), Just(LastConflict::BranchFirst)],
     ) {
         // A restart after every failure (budgets 1, 1, 2, 1, 1, 2, 4, ...): the most
@@ -437,6 +444,7 @@ proptest! {
             let mut solver = Solver::new(&model);
             solver
                 .set_variable_order(VARIABLE_ORDERS[order])
+                .set_value_order(VALUE_ORDERS[value_order])
                 .set_last_conflict(last_conflict)
                 .set_restarts(Restarts::Luby { scale: 1 });
             let result = solver.solve();

@@ -568,6 +568,9 @@ fn each_value_order_tries_its_value_first() {
         solver.solve().solution().map(|s| s.value(x))
     };
     let sparse = [1, 3, 5, 8];
+    // Halving: the lower half first finds the least value, the upper half the greatest.
+    assert_eq!(first(&sparse, ValueOrder::SplitLower), Some(1));
+    assert_eq!(first(&sparse, ValueOrder::SplitUpper), Some(8));
     assert_eq!(first(&sparse, ValueOrder::Ascending), Some(1));
     assert_eq!(first(&sparse, ValueOrder::Descending), Some(8));
     assert_eq!(first(&sparse, ValueOrder::Median), Some(3));

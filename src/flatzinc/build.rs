@@ -108,6 +108,11 @@ struct Builder {
     disequalities: Vec<(VarId, VarId, i64)>,
 }
 
+/// Whether `coeffs · vars` is `x - y` (or `-x + y`) over two distinct variables.
+fn is_difference(vars: &[VarId], coeffs: &[i32]) -> bool {
+    matches!((vars, coeffs), ([x, y], [a, b]) if x != y && *a == -*b && a.abs() == 1)
+}
+
 /// An argument of a comparison: a variable or a constant.
 #[derive(Clone, Copy, Debug)]
 enum Term {
@@ -488,6 +493,16 @@ impl Builder {
                 let rhs = self.int(arg(2)?)?;
                 let r = match name {
                     "int_lin_ne" => self.model.linear_not_equal(&vars, &coeffs, rhs),
+                    // `x - y = c` on domains (every value of one side has its partner),
+                    // where the sum would keep bounds only.
+                    "int_lin_eq" if is_difference(&vars, &coeffs) => {
+                        let (x, y) = if coeffs[0] == 1 {
+                            (vars[0], vars[1])
+                        } else {
+                            (vars[1], vars[0])
+                        };
+                        return self.equal_on_domains(x, y, rhs);
+                    }
                     n if n.ends_with("eq") => {
                         self.model
                             .weighted_sum(&vars, &coeffs, Relation::Equal, rhs)
@@ -780,6 +795,15 @@ impl Builder {
         let n = distinct.pop().unwrap_or(n);
         let r = self.model.among(&distinct, set, n);
         r.map_err(|e| self.model_err(e))
+    }
+
+    /// `x = y + c`, domain consistent (a reification that always holds).
+    fn equal_on_domains(&mut self, x: VarId, y: VarId, c: i64) -> Result<(), FznError> {
+        let r = (|| {
+            let always = self.model.new_var(1..=1)?;
+            self.model.reify(Literal::yes(always), x.equals(y + c))
+        })();
+        r.map_err(|e: ModelError| self.model_err(e))
     }
 
     /// A new variable equal to `x`, with the same domain; the equality is domain

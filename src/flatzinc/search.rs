@@ -110,27 +110,21 @@ fn variable_order(name: &str, warnings: &mut Vec<String>) -> VariableOrder {
     }
 }
 
-/// The engine's order for a FlatZinc value choice. The engine branches `x = v` then
-/// `x != v`, so the splitting choices keep their order of values but not their halving.
+/// The engine's order for a FlatZinc value choice.
 fn value_order(name: &str, warnings: &mut Vec<String>) -> ValueOrder {
     match name {
         "indomain" | "indomain_min" => ValueOrder::Ascending,
         "indomain_max" => ValueOrder::Descending,
         "indomain_median" => ValueOrder::Median,
         "indomain_middle" => ValueOrder::MiddleOut,
-        "indomain_split" | "indomain_interval" => {
+        "indomain_split" => ValueOrder::SplitLower,
+        "indomain_reverse_split" => ValueOrder::SplitUpper,
+        "indomain_interval" => {
             warnings.push(format!(
-                "value choice '{name}' is taken as indomain_min (bitcsp branches on values, \
-                 not on halves of domains)"
+                "value choice '{name}' is taken as indomain_split (bitcsp halves domains, \
+                 it does not split them at their holes)"
             ));
-            ValueOrder::Ascending
-        }
-        "indomain_reverse_split" => {
-            warnings.push(format!(
-                "value choice '{name}' is taken as indomain_max (bitcsp branches on values, \
-                 not on halves of domains)"
-            ));
-            ValueOrder::Descending
+            ValueOrder::SplitLower
         }
         other => {
             warnings.push(format!(

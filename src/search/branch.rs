@@ -467,6 +467,9 @@ pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: Valu
             let rank = (store.size(var).saturating_sub(1) / 2) as usize;
             members(words).nth(rank)
         }
+        ValueRule::Ordered(ValueOrder::SplitLower | ValueOrder::SplitUpper) => {
+            return split_point(store, var);
+        }
     };
     // A variable chosen for branching has at least two values, so a bit is always found.
     base + bit.unwrap_or(0) as i64
@@ -482,6 +485,9 @@ fn wide_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64
     let (lo, hi) = (lo as i64, hi as i64);
     let high = match rule {
         ValueRule::Random(random) => random & 1 == 1,
+        ValueRule::Ordered(ValueOrder::SplitLower | ValueOrder::SplitUpper) => {
+            return split_point(store, var);
+        }
         ValueRule::Ordered(ValueOrder::Ascending | ValueOrder::Median) => false,
         ValueRule::Ordered(ValueOrder::Descending) => true,
         ValueRule::Ordered(ValueOrder::MiddleOut) => {
@@ -490,6 +496,13 @@ fn wide_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64
         }
     };
     base + if high { hi } else { lo }
+}
+
+/// The middle of the bounds of `var`, rounded down: `x ≤ m` and `x > m` both keep values
+/// of a variable with two or more.
+fn split_point(store: &Store, var: usize) -> i64 {
+    let (lo, hi) = store.bounds(var).unwrap_or((0, 0));
+    (i64::from(lo) + i64::from(hi)).div_euclid(2)
 }
 
 /// A value of `var` chosen by `random` (uniform over its values up to the bias of a

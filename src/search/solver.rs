@@ -24,6 +24,16 @@ use crate::model::{Model, Objective, Sense, VarId};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
 
+/// What a value rule decides: an assignment, or a half of the domain.
+#[inline]
+fn decision_of(rule: ValueRule) -> Decision {
+    match rule {
+        ValueRule::Ordered(ValueOrder::SplitLower) => Decision::AtMost,
+        ValueRule::Ordered(ValueOrder::SplitUpper) => Decision::Above,
+        _ => Decision::Assign,
+    }
+}
+
 /// One branching decision on the search stack: `var = value` was tried at this level.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
@@ -36,6 +46,19 @@ struct Frame {
     /// With interchangeable values: the values no fixed variable used at this node, when
     /// `value` was one of them (all of them are then refuted together); else 0.
     fresh: u64,
+    /// What the decision was: `var = value`, or a half of the domain.
+    kind: Decision,
+}
+
+/// A decision, refuted by its opposite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Decision {
+    /// `var = value`, refuted by `var != value`.
+    Assign,
+    /// `var <= value`, refuted by `var > value`.
+    AtMost,
+    /// `var > value`, refuted by `var <= value`.
+    Above,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -456,7 +479,7 @@ impl Solver {
     /// ```
     pub fn solve_in_place(&mut self) -> SearchStatus {
         self.begin_search();
-        self.learning.plan = RestartPlan::start(self.strategy.restarts);
+        self.learning.plan = self.restart_plan();
         match self.next_event() {
             Pause::Solution => {
                 self.finish();
@@ -536,7 +559,7 @@ impl Solver {
         };
         let root_bound = i64::from(root_bound.unwrap_or_default());
         self.begin_search();
-        self.learning.plan = RestartPlan::start(self.strategy.restarts);
+        self.learning.plan = self.restart_plan();
         if self.shared_best.is_some() {
             // Another subproblem's solutions bound this search from the start.
             self.learning.bound = Some(Bound {
@@ -790,8 +813,18 @@ impl Solver {
                 ValueRule::Ordered(self.value_order_of(var))
             };
             let value = select_value(&self.engine.store, &self.info, var, rule);
-            let values = self.engine.store.size(var);
-            let fresh = self.fresh_values(var, value);
+            let kind = decision_of(rule);
+            // A split leaves half the values on each side.
+            let values = if kind == Decision::Assign {
+                self.engine.store.size(var)
+            } else {
+                2
+            };
+            let fresh = if kind == Decision::Assign {
+                self.fresh_values(var, value)
+            } else {
+                0
+            };
             self.stats.nodes += 1;
             self.open_level();
             self.stack.push(Frame {
@@ -800,10 +833,16 @@ impl Solver {
                 weight: self.tracking.current_weight,
                 values,
                 fresh,
+                kind,
             });
             self.tracking.current_weight /= f64::from(values);
             self.stats.max_depth = self.stats.max_depth.max(self.stack.len() as u64);
-            let ok = self.engine.assign(var, value).is_ok()
+            let decided = if kind == Decision::Assign {
+                self.engine.assign(var, value)
+            } else {
+                self.decide_half(var, value, kind == Decision::AtMost)
+            };
+            let ok = decided.is_ok()
                 && self
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
@@ -1032,7 +1071,12 @@ impl Solver {
         let Some(var) = self.choose() else {
             return Ok(None);
         };
-        let value_order = self.value_order_of(var);
+        // The split lists values: a split order lists them in its direction.
+        let value_order = match self.value_order_of(var) {
+            ValueOrder::SplitLower => ValueOrder::Ascending,
+            ValueOrder::SplitUpper => ValueOrder::Descending,
+            order => order,
+        };
         // Take the values off one by one in the value order, then undo the removals.
         let mut values = Vec::new();
         self.engine.store.push_level();
@@ -1075,9 +1119,12 @@ impl Solver {
             }
             // The refuted branch holds the other values of the variable.
             self.tracking.current_weight = frame.weight - frame.weight / f64::from(frame.values);
-            let ok = self
-                .refute(frame.var as usize, frame.value, frame.fresh)
-                .is_ok()
+            let refuted = match frame.kind {
+                Decision::Assign => self.refute(frame.var as usize, frame.value, frame.fresh),
+                Decision::AtMost => self.decide_half(frame.var as usize, frame.value, false),
+                Decision::Above => self.decide_half(frame.var as usize, frame.value, true),
+            };
+            let ok = refuted.is_ok()
                 && self
                     .engine
                     .propagate(&self.constraints, &mut self.scratch)
@@ -1195,9 +1242,35 @@ impl Solver {
             self.learning.refuted.pop();
         }
         // A refutation of several interchangeable values at once is not recorded.
-        if frame.fresh == 0 {
+        if frame.fresh == 0 && frame.kind == Decision::Assign {
             self.learning.refuted.push((depth, frame.var, frame.value));
         }
+    }
+
+    /// The restarts of a search: none while a split order is in use (a nogood is made of
+    /// `x = v` decisions).
+    fn restart_plan(&self) -> RestartPlan {
+        let splits = self.strategy.value_order.splits()
+            || self.strategy.phases.iter().any(|p| p.value_order.splits());
+        if splits {
+            RestartPlan::none()
+        } else {
+            RestartPlan::start(self.strategy.restarts)
+        }
+    }
+
+    /// Keeps the values of `var` at most `value` (`lower`), or those above it.
+    #[cold]
+    fn decide_half(&mut self, var: usize, value: i64, lower: bool) -> Result<(), Conflict> {
+        let at = i128::from(value);
+        let range = if lower {
+            (None, Some(at))
+        } else {
+            (Some(at + 1), None)
+        };
+        self.engine
+            .restrict_range(var, range.0, range.1)
+            .map(|_| ())
     }
 
     /// Refutes `var = value`: removes the value, or with `fresh` (see `fresh_values`)

@@ -85,6 +85,20 @@ pub enum ValueOrder {
     /// when their number is even). A variable with a wide domain (see
     /// [`Domain`](crate::Domain)) tries its lower bound.
     Median,
+    /// Halves the domain instead of trying one value: the search branches `x ≤ m` first,
+    /// then `x > m`, where `m` is the middle of the variable's current bounds (rounded
+    /// down). [`Restarts`](crate::Restarts) are not used while a split order is in use
+    /// (their nogoods are made of `x = v` decisions).
+    SplitLower,
+    /// As [`SplitLower`](Self::SplitLower), the upper half first: `x > m`, then `x ≤ m`.
+    SplitUpper,
+}
+
+impl ValueOrder {
+    /// Whether the order halves domains rather than trying values.
+    pub(crate) fn splits(self) -> bool {
+        matches!(self, ValueOrder::SplitLower | ValueOrder::SplitUpper)
+    }
 }
 
 /// One phase of a search plan (see [`Solver::set_search_plan`](crate::Solver::set_search_plan)):
