@@ -90,6 +90,17 @@ fn what_cannot_be_built_names_its_line() {
     assert!(err.message.contains("not supported"), "{err}");
     let err = build(&parse("constraint int_ne(x, 2);\n").unwrap()).unwrap_err();
     assert!(err.message.contains("unknown name 'x'"), "{err}");
+    // Set and float variables are refused by name, with their line.
+    let err = parse("var 1..3: x;\nvar set of 1..5: s;\nsolve satisfy;\n").unwrap_err();
+    assert_eq!(
+        (err.line, err.message.as_str()),
+        (2, "unsupported: set variables")
+    );
+    let err = parse("var float: f;\nsolve satisfy;\n").unwrap_err();
+    assert_eq!(
+        (err.line, err.message.as_str()),
+        (1, "unsupported: float variables")
+    );
 }
 
 #[test]

@@ -387,6 +387,12 @@ impl Parser {
         let var = self.is_word("var");
         if var {
             self.next()?;
+            if self.is_word("set") {
+                return self.error("unsupported: set variables");
+            }
+            if self.is_word("float") {
+                return self.error("unsupported: float variables");
+            }
         }
         let ty = self.ty()?;
         self.expect(":")?;
