@@ -23,6 +23,9 @@ pub enum ModelError {
     /// A knapsack with a negative weight, profit or item value.
     #[error("a knapsack needs non-negative weights, profits and item values")]
     NegativeKnapsackTerm,
+    /// A cumulative constraint was given a negative duration, resource use or capacity.
+    #[error("a cumulative needs non-negative durations, resource uses and capacity")]
+    NegativeTaskTerm,
     /// A variable was given no values at all.
     #[error("empty domain: a variable needs at least one value")]
     EmptyDomain,

@@ -626,6 +626,29 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Sound,
         },
         Case {
+            name: "cumulative",
+            arity: 2..=4,
+            post: Box::new(|m, v, r| {
+                let durations: Vec<i32> = v.iter().map(|_| r.below(4) as i32).collect();
+                let uses: Vec<i32> = v.iter().map(|_| r.below(3) as i32).collect();
+                let capacity = r.below(4) as i32;
+                m.cumulative(v, &durations, &uses, capacity)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    (-10..10).all(|time| {
+                        let used: i32 = t
+                            .iter()
+                            .zip(&durations)
+                            .zip(&uses)
+                            .filter(|((&s, &d), _)| s <= time && time < s + d)
+                            .map(|(_, &u)| u)
+                            .sum();
+                        used <= capacity
+                    })
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "element over variables",
             arity: 3..=6,
             post: Box::new(|m, v, _| {

@@ -715,6 +715,13 @@ impl Builder {
                 }
                 self.cardinalities(&xs, &cover, &counts)
             }
+            "bitcsp_cumulative" => {
+                let starts = self.vars(arg(0)?)?;
+                let (durations, uses) = (self.coeffs(arg(1)?)?, self.coeffs(arg(2)?)?);
+                let capacity = self.coeff(arg(3)?)?;
+                let r = self.model.cumulative(&starts, &durations, &uses, capacity);
+                m(self, r)
+            }
             "bitcsp_circuit" => {
                 let offset = self.coeff(arg(0)?)?;
                 let xs = self.vars(arg(1)?)?;

@@ -8,6 +8,7 @@ mod arithmetic;
 mod counting;
 mod expr;
 mod logic;
+mod scheduling;
 
 pub use expr::{Compare, Comparison, LinearConstraint, LinearExpr};
 pub use logic::Literal;

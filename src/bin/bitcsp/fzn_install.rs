@@ -22,11 +22,12 @@ macro_rules! library_file {
 }
 
 /// The library of globals kept native, as `(file name, text)`.
-const LIBRARY: [(&str, &str); 9] = [
+const LIBRARY: [(&str, &str); 10] = [
     library_file!("fzn_all_different_int.mzn"),
     library_file!("fzn_among.mzn"),
     library_file!("fzn_circuit.mzn"),
     library_file!("fzn_count_eq.mzn"),
+    library_file!("fzn_cumulative.mzn"),
     library_file!("fzn_global_cardinality.mzn"),
     library_file!("fzn_global_cardinality_low_up.mzn"),
     library_file!("fzn_table_bool.mzn"),

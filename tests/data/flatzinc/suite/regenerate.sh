@@ -34,6 +34,8 @@ open_stacks open_stacks_01.mzn problem_10_10_1.dzn
 open_stacks open_stacks_01.mzn wbo_10_10_1.dzn
 quasigroup7 quasigroup7.mzn 05.dzn
 quasigroup7 quasigroup7.mzn 07.dzn
+rcpsp rcpsp.mzn 02.dzn
+rcpsp rcpsp.mzn 03.dzn
 talent_scheduling talent_scheduling_alt.mzn concert.dzn
 "
 mkdir -p "$out"
