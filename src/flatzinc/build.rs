@@ -106,6 +106,70 @@ struct Builder {
     /// `x != y + c` between two distinct variables, gathered into all-different
     /// constraints when the items are read.
     disequalities: Vec<(VarId, VarId, i64)>,
+    /// Whether the constraint being read carries `:: domain` (domain consistency asked).
+    domain_asked: bool,
+}
+
+/// The most tuples a `:: domain` equation is listed with.
+const MAX_EQUATION_TUPLES: usize = 4096;
+
+/// The most combinations of values listed to find them.
+const MAX_LISTED_COMBINATIONS: usize = 1 << 16;
+
+/// Every solution of `Σ coeffs·vars = rhs` within the variables' domains, found by
+/// listing every value of all variables but the last and computing the last; `None` when
+/// a variable repeats, the last coefficient is 0, or the listing would pass
+/// [`MAX_EQUATION_TUPLES`].
+fn solutions_of(model: &Model, vars: &[VarId], coeffs: &[i32], rhs: i64) -> Option<Vec<Vec<i32>>> {
+    let (&last, listed) = vars.split_last()?;
+    let a = i64::from(*coeffs.last()?);
+    let distinct: std::collections::HashSet<_> = vars.iter().collect();
+    if a == 0 || distinct.len() != vars.len() {
+        return None;
+    }
+    let domains: Vec<Vec<i32>> = listed
+        .iter()
+        .map(|&v| model.domain(v).map(|d| d.iter().collect()))
+        .collect::<Option<_>>()?;
+    // The listing visits every combination: a bounded number of them.
+    let product = domains
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(d.len()))?;
+    if product > MAX_LISTED_COMBINATIONS {
+        return None;
+    }
+    let last_domain = model.domain(last)?;
+    let mut tuples = Vec::new();
+    let mut at = vec![0usize; domains.len()];
+    'odometer: loop {
+        let partial: i64 = at
+            .iter()
+            .zip(&domains)
+            .zip(coeffs)
+            .map(|((&k, d), &c)| i64::from(c) * i64::from(d[k]))
+            .sum();
+        let rest = rhs - partial;
+        if rest % a == 0 {
+            if let Ok(value) = i32::try_from(rest / a) {
+                if last_domain.contains(value) {
+                    let mut tuple: Vec<i32> = at.iter().zip(&domains).map(|(&k, d)| d[k]).collect();
+                    tuple.push(value);
+                    tuples.push(tuple);
+                    if tuples.len() > MAX_EQUATION_TUPLES {
+                        return None;
+                    }
+                }
+            }
+        }
+        for (k, d) in at.iter_mut().zip(&domains) {
+            *k += 1;
+            if *k < d.len() {
+                continue 'odometer;
+            }
+            *k = 0;
+        }
+        return Some(tuples);
+    }
 }
 
 /// Whether `coeffs · vars` is `x - y` (or `-x + y`) over two distinct variables.
@@ -153,6 +217,7 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
         line: 1,
         counts: Vec::new(),
         disequalities: Vec::new(),
+        domain_asked: false,
     };
     let mut goal = Goal::Satisfy;
     let mut plan = SearchAnnotations::default();
@@ -188,11 +253,16 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
                 }
                 b.names.insert(name.clone(), v);
             }
-            Item::Constraint { name, args, .. } => {
+            Item::Constraint {
+                name,
+                args,
+                annotations,
+            } => {
                 let args = args
                     .iter()
                     .map(|a| b.value(a))
                     .collect::<Result<Vec<_>, _>>()?;
+                b.domain_asked = annotations.iter().any(|a| a.name == "domain");
                 b.constraint(name, &args)?;
             }
             Item::Solve {
@@ -502,6 +572,15 @@ impl Builder {
                             (vars[1], vars[0])
                         };
                         return self.equal_on_domains(x, y, rhs);
+                    }
+                    // `:: domain`: a small equation becomes the table of its solutions.
+                    "int_lin_eq" if self.domain_asked => {
+                        match solutions_of(&self.model, &vars, &coeffs, rhs) {
+                            Some(tuples) => self.model.table(&vars, &tuples),
+                            None => self
+                                .model
+                                .weighted_sum(&vars, &coeffs, Relation::Equal, rhs),
+                        }
                     }
                     n if n.ends_with("eq") => {
                         self.model
