@@ -73,14 +73,12 @@ fn configure(solver: &mut Solver, built: &Built, settings: &Settings) {
     solver
         .set_time_limit(settings.time_limit)
         .set_cancel_flag(Some(interrupt::flag()));
-    if settings.free_search {
-        return;
+    built.configure(solver, settings.free_search);
+    if !settings.free_search {
+        for warning in &built.search.warnings {
+            say!("bitcsp fzn: {}: {warning}", settings.file);
+        }
     }
-    for warning in &built.search.warnings {
-        say!("bitcsp fzn: {}: {warning}", settings.file);
-    }
-    // The plan's variables are the model's own: it cannot be refused.
-    let _ = solver.set_search_plan(&built.search.phases);
 }
 
 fn print_solution(out: &mut Output, built: &Built, solution: &Solution) -> Result<(), Lost> {
