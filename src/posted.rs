@@ -90,7 +90,7 @@ pub(crate) enum Posted {
         b: VarId,
         x: VarId,
         value: i32,
-        kind: crate::constraints::logic::Reification,
+        kind: Reification,
     },
     /// The variables take one of the tuples (one row of `vars.len()` values after the
     /// other).
@@ -100,4 +100,14 @@ pub(crate) enum Posted {
     },
     /// A propagator of the user's own.
     Custom(Arc<dyn Propagator>),
+}
+
+/// What a reified constraint's `b` stands for: the constraint holding exactly when `b = 1`,
+/// or implied by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Reification {
+    /// `b ⇔ c`.
+    Full,
+    /// `b ⇒ c`.
+    Half,
 }

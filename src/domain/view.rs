@@ -129,10 +129,6 @@ enum ValuesRepr<'a> {
     Set(std::slice::Iter<'a, i32>),
 }
 
-fn is_set(words: &[u64], bit: usize) -> bool {
-    words[bit / 64] >> (bit % 64) & 1 == 1
-}
-
 fn value_at(base: i32, bit: usize) -> i32 {
     (i64::from(base) + bit as i64) as i32
 }
@@ -148,12 +144,21 @@ impl Iterator for Values<'_> {
                 front,
                 back,
             } => {
+                // A word at a time: the next set bit at `front` or above.
                 while *front < *back {
-                    let bit = *front;
-                    *front += 1;
-                    if is_set(words, bit) {
-                        return Some(value_at(*base, bit));
+                    let k = *front / 64;
+                    let word = words.get(k).copied().unwrap_or(0) & (u64::MAX << (*front % 64));
+                    if word == 0 {
+                        *front = (k + 1) * 64;
+                        continue;
                     }
+                    let bit = k * 64 + word.trailing_zeros() as usize;
+                    if bit >= *back {
+                        *front = *back;
+                        return None;
+                    }
+                    *front = bit + 1;
+                    return Some(value_at(*base, bit));
                 }
                 None
             }
@@ -181,11 +186,22 @@ impl DoubleEndedIterator for Values<'_> {
                 front,
                 back,
             } => {
+                // A word at a time: the last set bit below `back`.
                 while *back > *front {
-                    *back -= 1;
-                    if is_set(words, *back) {
-                        return Some(value_at(*base, *back));
+                    let last = *back - 1;
+                    let k = last / 64;
+                    let word = words.get(k).copied().unwrap_or(0) & (u64::MAX >> (63 - last % 64));
+                    if word == 0 {
+                        *back = k * 64;
+                        continue;
                     }
+                    let bit = k * 64 + 63 - word.leading_zeros() as usize;
+                    if bit < *front {
+                        *back = *front;
+                        return None;
+                    }
+                    *back = bit;
+                    return Some(value_at(*base, bit));
                 }
                 None
             }
@@ -200,6 +216,49 @@ impl DoubleEndedIterator for Values<'_> {
                 None
             }
             ValuesRepr::Set(values) => values.next_back().copied(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_from_both_ends_match_a_scan_of_the_bits() {
+        let mut random = crate::xorshift::XorShift(0x1234_5678_9ABC_DEF1);
+        for round in 0..500 {
+            let len = 1 + round % 3;
+            let words: Vec<u64> = (0..len)
+                .map(|k| match (round + k) % 4 {
+                    0 => 0,
+                    1 => 1 << (random.next_u64() % 64),
+                    _ => random.next_u64() & random.next_u64(),
+                })
+                .collect();
+            let base = (round as i32 % 7) - 3;
+            let expected: Vec<i32> = (0..len * 64)
+                .filter(|&b| words[b / 64] >> (b % 64) & 1 == 1)
+                .map(|b| base + b as i32)
+                .collect();
+            let view = DomainView::bits(base, &words);
+            assert_eq!(view.iter().collect::<Vec<_>>(), expected);
+            let mut backwards: Vec<i32> = view.iter().rev().collect();
+            backwards.reverse();
+            assert_eq!(backwards, expected);
+            // Alternating ends meet without losing or repeating a value.
+            let mut it = view.iter();
+            let (mut front, mut back) = (Vec::new(), Vec::new());
+            while let Some(v) = it.next() {
+                front.push(v);
+                match it.next_back() {
+                    Some(v) => back.push(v),
+                    None => break,
+                }
+            }
+            back.reverse();
+            front.extend(back);
+            assert_eq!(front, expected);
         }
     }
 }

@@ -111,7 +111,7 @@ impl ValueOrder {
 pub struct SearchPhase {
     /// The variables, in the order that [`VariableOrder::InputOrder`] and every tie
     /// follow.
-    pub vars: Vec<crate::VarId>,
+    pub vars: Vec<crate::var::VarId>,
     /// Which of them is branched on next.
     pub variable_order: VariableOrder,
     /// Which value is tried first.

@@ -16,14 +16,7 @@ use crate::var::VarId;
 /// Domains up to this size are read value by value; larger ones by their bounds.
 pub(crate) const MAX_VALUES: u32 = 4096;
 
-/// What `b` stands for: the constraint holding exactly when `b = 1`, or implied by it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Reification {
-    /// `b ⇔ c`.
-    Full,
-    /// `b ⇒ c`.
-    Half,
-}
+pub(crate) use crate::posted::Reification;
 
 /// Fixes `b` from what the domains say of the constraint: entailed (`Some(true)`) or
 /// disentailed (`Some(false)`).
