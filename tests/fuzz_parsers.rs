@@ -83,7 +83,12 @@ fn mutated(seed: &'static str) -> impl Strategy<Value = String> {
 
 const LEETCODE: &str = r#"["53..7....","6..195...",".98....6.","8...6...3","4..8.3..1","7...2...6",".6....28.","...419..5","....8..79"]"#;
 const BLOCK: &str = "5 3 . | . 7 . | . . .\n6 . . | 1 9 5 | . . .\n. 9 8 | . . . | . 6 .\n------+-------+------\n8 . . | . 6 . | . . 3\n4 . . | 8 . 3 | . . 1\n7 . . | . 2 . | . . 6\n------+-------+------\n. 6 . | . . . | 2 8 .\n. . . | 4 1 9 | . . 5\n. . . | . 8 . | 7 9 .\n";
-const FLATZINC: &str = "array [1..2] of int: a = [1, -1];\nvar 1..9: x :: output_var;\nvar {1, 3}: y;\narray [1..2] of var int: v :: output_array([1..2]) = [x, y];\nconstraint int_lin_le(a, [x, y], 3);\nsolve :: int_search(v, first_fail, indomain_min) minimize x;\n";
+const FLATZINC: &str = "array [1..2] of int: a = [1, -1];\nvar 1..9: x :: output_var;\nvar {1, 3}: y;\nvar 0..9: z;\n\
+array [1..2] of var int: v :: output_array([1..2]) = [x, y];\nconstraint int_lin_le(a, [x, y], 3);\n\
+constraint int_lin_ne([1, -1], [x, z], 2);\nconstraint int_lin_ne([1, -1], [y, z], 1);\n\
+constraint int_lin_eq([1, 2, -1], [x, y, z], 2) :: domain;\nconstraint bitcsp_count_eq([x, y, z], 1, y);\n\
+constraint bitcsp_cumulative([x, y], [2, 3], [1, 1], 1);\nconstraint array_int_element(y, [4, 5, 6], z);\n\
+solve :: seq_search([int_search(v, first_fail, indomain_split, complete), int_search([z], dom_w_deg, indomain_max, complete)]) minimize x;\n";
 const DIMACS: &str = "c small\np edge 5 6\ne 1 2\ne 2 3\ne 3 4\ne 4 5\ne 5 1\ne 1 3\n";
 
 proptest! {
