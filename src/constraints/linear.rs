@@ -119,10 +119,12 @@ fn bounds(word: u64) -> (i128, i128) {
 /// The smallest and largest values of a term with coefficient `a` over packed bounds.
 fn unpack(word: u64, a: i128) -> (i128, i128) {
     let (min, max) = bounds(word);
-    if a > 0 {
-        (a * min, a * max)
-    } else {
-        (a * max, a * min)
+    // Unit coefficients (differences, plain sums) need no 128-bit multiplication.
+    match a {
+        1 => (min, max),
+        -1 => (-max, -min),
+        _ if a > 0 => (a * min, a * max),
+        _ => (a * max, a * min),
     }
 }
 
