@@ -58,11 +58,13 @@ impl Linear {
     #[inline(never)]
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let terms = &mut scratch[..self.vars.len()];
+        // An absent side as a bound no sum reaches (terms are below 2^62 in size, and
+        // fewer than 2^32 of them), so that the pass needs no `Option`s.
+        let most = self.at_most.unwrap_or(UNBOUNDED);
+        let least = self.at_least.unwrap_or(-UNBOUNDED);
         loop {
             let (low, high) = self.sum_bounds(e, terms)?;
-            if self.at_most.is_some_and(|most| low > most)
-                || self.at_least.is_some_and(|least| high < least)
-            {
+            if low > most || high < least {
                 return Err(Conflict);
             }
             // Bounds narrowed earlier in this pass make `low` and `high` stale, which
@@ -72,21 +74,21 @@ impl Linear {
             for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
                 let (term_low, term_high) = unpack(terms[i], a);
                 // What this term may contribute, given the others' bounds.
-                let most = self.at_most.map(|most| most - (low - term_low));
-                let least = self.at_least.map(|least| least - (high - term_high));
+                let term_most = most - (low - term_low);
+                let term_least = least - (high - term_high);
                 // Dividing by a negative coefficient swaps the bounds. Unit coefficients
                 // (differences, plain sums) need no division, which on `i128` is a call.
                 let (lo, hi) = match a {
-                    1 => (least, most),
-                    -1 => (most.map(|m| -m), least.map(|l| -l)),
-                    _ if a > 0 => (least.map(|l| ceil_div(l, a)), most.map(|m| floor_div(m, a))),
-                    _ => (most.map(|m| ceil_div(m, a)), least.map(|l| floor_div(l, a))),
+                    1 => (term_least, term_most),
+                    -1 => (-term_most, -term_least),
+                    _ if a > 0 => (ceil_div(term_least, a), floor_div(term_most, a)),
+                    _ => (ceil_div(term_most, a), floor_div(term_least, a)),
                 };
                 // Most passes tighten few bounds: skip the store when neither moves.
                 let (min, max) = bounds(terms[i]);
-                let tightens = lo.is_some_and(|l| l > min) || hi.is_some_and(|h| h < max);
-                if tightens {
-                    moved |= e.restrict_range(x, lo, hi)?;
+                let (raise, lower) = (lo > min, hi < max);
+                if raise || lower {
+                    moved |= e.restrict_range(x, raise.then_some(lo), lower.then_some(hi))?;
                 }
             }
             if !moved {
@@ -109,6 +111,9 @@ impl Linear {
         Ok((low, high))
     }
 }
+
+/// Beyond any sum of terms: stands for an absent side of the comparison.
+const UNBOUNDED: i128 = 1 << 110;
 
 /// A variable's packed bounds.
 fn bounds(word: u64) -> (i128, i128) {
