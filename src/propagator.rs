@@ -175,6 +175,17 @@ impl<'a> Domains<'a> {
         })
     }
 
+    /// The positions (in [`vars`](Propagator::vars)) of the variables changed since the
+    /// propagator last ran, ascending, when they are known (see
+    /// [`changed`](Self::changed)); `None` when any of them may have changed.
+    pub fn changed_positions(&self) -> Option<impl Iterator<Item = usize> + '_> {
+        self.changes.map(|bits| {
+            bits.iter()
+                .enumerate()
+                .flat_map(|(k, &w)| crate::bits::set_bits(w).map(move |b| k * 64 + b))
+        })
+    }
+
     /// Forgets the changes once the first run has read them.
     pub(crate) fn forget_changes(&mut self) {
         self.changes = None;

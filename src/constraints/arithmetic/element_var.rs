@@ -77,11 +77,12 @@ impl Propagator for ElementVar {
     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
         let (xs, i, z) = self.parts();
         let n = xs.len();
-        if !d.changed(n) && !d.changed(n + 1) {
-            // Only entries changed: those the index no longer points at change nothing.
-            let pointed =
-                (0..n).any(|k| d.changed(k) && i32::try_from(k).is_ok_and(|k| d.contains(i, k)));
-            if !pointed {
+        if let Some(mut changed) = d.changed_positions() {
+            // The index or `z` (positions n and n + 1), or an entry the index still
+            // points at: entries it no longer points at change nothing.
+            let matters =
+                changed.any(|k| k >= n || i32::try_from(k).is_ok_and(|k| d.contains(i, k)));
+            if !matters {
                 return Ok(());
             }
         }
