@@ -238,3 +238,101 @@ fn domain_annotated_equations_keep_their_solutions() {
     assert_eq!(solver.count(None).count, expected);
     assert_eq!(solver.stats().failures, 0);
 }
+
+/// `bitcsp fzn --install DIR` writes the library exactly as `share/minizinc/bitcsp` holds
+/// it, a configuration that differs from the checked-in one only in naming the library
+/// and the launcher by absolute path, and a launcher that runs this binary's `fzn`.
+#[test]
+fn install_writes_the_checked_in_library_and_configuration() {
+    let dir = std::env::temp_dir().join(format!("bitcsp-install-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = run(&["fzn", "--install", dir.to_str().expect("a UTF-8 path")]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let share = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("share/minizinc");
+    let names = |folder: &std::path::Path| {
+        let mut names: Vec<_> = std::fs::read_dir(folder)
+            .expect("a folder")
+            .map(|e| e.expect("an entry").file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let library = dir.join("bitcsp");
+    assert_eq!(names(&library), names(&share.join("bitcsp")));
+    for name in names(&library) {
+        let written = std::fs::read(library.join(&name)).expect("written");
+        let kept = std::fs::read(share.join("bitcsp").join(&name)).expect("checked in");
+        assert!(
+            written == kept,
+            "{name:?} differs from share/minizinc/bitcsp"
+        );
+    }
+    let launcher = dir.join("bitcsp-fzn");
+    let written = std::fs::read_to_string(dir.join("bitcsp.msc")).expect("written");
+    let kept = std::fs::read_to_string(share.join("solvers/bitcsp.msc")).expect("checked in");
+    let quoted = |p: &std::path::Path| format!("\"{}\"", p.display());
+    assert_eq!(
+        written
+            .replace(&quoted(&library), "\"../bitcsp\"")
+            .replace(&quoted(&launcher), "\"../bitcsp-fzn\""),
+        kept
+    );
+    let script = std::fs::read_to_string(&launcher).expect("written");
+    assert!(script.contains(env!("CARGO_BIN_EXE_bitcsp")), "{script}");
+    #[cfg(unix)]
+    {
+        let solved = std::process::Command::new(&launcher)
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/data/flatzinc/suite/golomb-golomb-09.fzn"
+            ))
+            .output()
+            .expect("the launcher runs");
+        assert!(String::from_utf8_lossy(&solved.stdout).contains("=========="));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `seq_search` of `int_search` and `bool_search` becomes a plan of two phases with the
+/// mapped orders; a choice the engine lacks falls back with a warning naming it, and the
+/// first solution follows the plan.
+#[test]
+fn search_annotations_become_a_plan() {
+    let b = built(
+        "var 1..3: x :: output_var;\nvar 1..3: y :: output_var;\nvar bool: p :: output_var;\n\
+         constraint int_ne(x, y);\n\
+         solve :: seq_search([int_search([y, x], input_order, indomain_max, complete), \
+         bool_search([p], max_regret, indomain_min, complete)]) :: restart_luby(100) satisfy;\n",
+    );
+    let phases = &b.search.phases;
+    assert_eq!(phases.len(), 2);
+    assert_eq!(
+        (
+            phases[0].vars.len(),
+            phases[0].variable_order,
+            phases[0].value_order
+        ),
+        (
+            2,
+            bitcsp::VariableOrder::InputOrder,
+            bitcsp::ValueOrder::Descending
+        )
+    );
+    assert_eq!(phases[1].value_order, bitcsp::ValueOrder::Ascending);
+    let warned = |text: &str| b.search.warnings.iter().any(|w| w.contains(text));
+    assert!(
+        warned("max_regret") && warned("restart_luby"),
+        "{:?}",
+        b.search.warnings
+    );
+    let mut solver = Solver::new(&b.model);
+    b.configure(&mut solver, false);
+    let first = solver.solve().solution().map(|s| b.format(&s));
+    // y first, at its largest, then x at its largest left, then p at false.
+    assert_eq!(first.as_deref(), Some("x = 2;\ny = 3;\np = false;\n"));
+}

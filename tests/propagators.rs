@@ -649,6 +649,18 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Sound,
         },
         Case {
+            name: "equality with an offset",
+            arity: 2..=2,
+            post: Box::new(|m, v, r| {
+                let offset = i64::from(r.below(5) as i32 - 2);
+                m.equal_offset(v[0], v[1], offset)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    i64::from(t[0]) == i64::from(t[1]) + offset
+                }))
+            }),
+            strength: Strength::Domain,
+        },
+        Case {
             name: "element over variables",
             arity: 3..=6,
             post: Box::new(|m, v, _| {

@@ -9,8 +9,8 @@ use super::cliques;
 use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
 use super::search::{self, SearchAnnotations};
 use crate::{
-    Compare, LastConflict, LinearExpr, Literal, Model, ModelError, Relation, Solution, Solver,
-    VarId, VariableOrder,
+    Compare, LastConflict, LinearConstraint, LinearExpr, Literal, Model, ModelError, Relation,
+    Solution, Solver, VarId, VariableOrder,
 };
 
 /// A model built from FlatZinc, with what to print of a solution.
@@ -51,9 +51,8 @@ impl Built {
     /// Sets `solver`'s search as `bitcsp fzn` runs it: the search annotations' plan
     /// (unless `free_search`), and for every variable it leaves, dom/wdeg with the last
     /// failed decision's variable first. MiniZinc models often come without annotations
-    /// and full of introduced Booleans; learning from conflicts where those failures come
-    /// from is what finds the good branches there (the job shop la01 proves its optimum
-    /// in seconds this way, and not in a minute by the engine's own default).
+    /// and full of introduced Booleans, where what finds good branches is learning which
+    /// variables the failures come from (docs/FLATZINC.md gives the comparison).
     ///
     /// ```
     /// use bitcsp::flatzinc::{build, parse};
@@ -203,9 +202,14 @@ fn solutions_of(model: &Model, vars: &[VarId], coeffs: &[i32], rhs: i64) -> Opti
     }
 }
 
-/// Whether `coeffs · vars` is `x - y` (or `-x + y`) over two distinct variables.
-fn is_difference(vars: &[VarId], coeffs: &[i32]) -> bool {
-    matches!((vars, coeffs), ([x, y], [a, b]) if x != y && *a == -*b && a.abs() == 1)
+/// `(x, y)` when `coeffs · vars` is `x - y` over two distinct variables (written either
+/// way round).
+fn difference(vars: &[VarId], coeffs: &[i32]) -> Option<(VarId, VarId)> {
+    match (vars, coeffs) {
+        (&[x, y], &[1, -1]) if x != y => Some((x, y)),
+        (&[x, y], &[-1, 1]) if x != y => Some((y, x)),
+        _ => None,
+    }
 }
 
 /// An argument of a comparison: a variable or a constant.
@@ -471,6 +475,15 @@ impl Builder {
             .collect())
     }
 
+    /// `b ⇒ c` for a FlatZinc `_imp` constraint, else `b ⇔ c`.
+    fn reified(&mut self, name: &str, b: Literal, c: LinearConstraint) -> Result<(), ModelError> {
+        if name.ends_with("_imp") {
+            self.model.implies_constraint(b, c)
+        } else {
+            self.model.reify(b, c)
+        }
+    }
+
     /// A variable, or a constant kept as one.
     fn term(&mut self, v: &Value) -> Result<Term, FznError> {
         match v {
@@ -592,20 +605,13 @@ impl Builder {
                 let coeffs = self.coeffs(arg(0)?)?;
                 let vars = self.vars(arg(1)?)?;
                 let rhs = self.int(arg(2)?)?;
-                let r = match name {
-                    "int_lin_ne" => self.model.linear_not_equal(&vars, &coeffs, rhs),
-                    // `x - y = c` on domains (every value of one side has its partner),
-                    // where the sum would keep bounds only.
-                    "int_lin_eq" if is_difference(&vars, &coeffs) => {
-                        let (x, y) = if coeffs[0] == 1 {
-                            (vars[0], vars[1])
-                        } else {
-                            (vars[1], vars[0])
-                        };
-                        return self.equal_on_domains(x, y, rhs);
-                    }
+                // `x - y = c` on domains (every value of one side has its partner), where
+                // the sum would keep bounds only.
+                let r = match (name, difference(&vars, &coeffs)) {
+                    ("int_lin_ne", _) => self.model.linear_not_equal(&vars, &coeffs, rhs),
+                    ("int_lin_eq", Some((x, y))) => self.model.equal_offset(x, y, rhs),
                     // `:: domain`: a small equation becomes the table of its solutions.
-                    "int_lin_eq" if self.domain_asked => {
+                    ("int_lin_eq", None) if self.domain_asked => {
                         match solutions_of(&self.model, &vars, &coeffs, rhs) {
                             Some(tuples) => self.model.table(&vars, &tuples),
                             None => self
@@ -613,7 +619,7 @@ impl Builder {
                                 .weighted_sum(&vars, &coeffs, Relation::Equal, rhs),
                         }
                     }
-                    n if n.ends_with("eq") => {
+                    (n, _) if n.ends_with("eq") => {
                         self.model
                             .weighted_sum(&vars, &coeffs, Relation::Equal, rhs)
                     }
@@ -639,11 +645,7 @@ impl Builder {
                     "le" => x.at_most(y),
                     _ => x.less_than(y),
                 };
-                let r = if name.ends_with("imp") {
-                    self.model.implies_constraint(b, c)
-                } else {
-                    self.model.reify(b, c)
-                };
+                let r = self.reified(name, b, c);
                 m(self, r)
             }
             "int_lin_eq_reif" | "int_lin_le_reif" | "int_lin_ne_reif" | "int_lin_eq_imp"
@@ -658,11 +660,7 @@ impl Builder {
                     "ne" => sum.not_equal(rhs),
                     _ => sum.at_most(rhs),
                 };
-                let r = if name.ends_with("imp") {
-                    self.model.implies_constraint(b, c)
-                } else {
-                    self.model.reify(b, c)
-                };
+                let r = self.reified(name, b, c);
                 m(self, r)
             }
             "int_times" | "int_div" | "int_mod" | "int_pow" | "int_min" | "int_max" => {
@@ -847,15 +845,10 @@ impl Builder {
         let (Some(coeffs), Some(vars), Some(rhs)) = (args.first(), args.get(1), args.get(2)) else {
             return Ok(false);
         };
-        let (coeffs, vars, rhs) = (self.ints(coeffs)?, self.vars(vars)?, self.int(rhs)?);
-        let (&[a, b], &[x, y]) = (coeffs.as_slice(), vars.as_slice()) else {
+        let (coeffs, vars, rhs) = (self.coeffs(coeffs)?, self.vars(vars)?, self.int(rhs)?);
+        let Some((x, y)) = difference(&vars, &coeffs) else {
             return Ok(false);
         };
-        if x == y || a != -b || a.abs() != 1 {
-            return Ok(false);
-        }
-        // a·x - a·y != rhs: x != y + rhs when a is 1, y != x + rhs when it is -1.
-        let (x, y) = if a == 1 { (x, y) } else { (y, x) };
         self.disequalities.push((x, y, rhs));
         Ok(true)
     }
@@ -914,17 +907,7 @@ impl Builder {
         r.map_err(|e| self.model_err(e))
     }
 
-    /// `x = y + c`, domain consistent (a reification that always holds).
-    fn equal_on_domains(&mut self, x: VarId, y: VarId, c: i64) -> Result<(), FznError> {
-        let r = (|| {
-            let always = self.model.new_var(1..=1)?;
-            self.model.reify(Literal::yes(always), x.equals(y + c))
-        })();
-        r.map_err(|e: ModelError| self.model_err(e))
-    }
-
-    /// A new variable equal to `x`, with the same domain; the equality is domain
-    /// consistent (a holds-always reification of `copy = x`).
+    /// A new variable equal to `x`, with the same domain (a domain-consistent equality).
     fn copy_of(&mut self, x: VarId) -> Result<VarId, FznError> {
         let domain = self.model.domain(x).cloned();
         let r = (|| {
@@ -932,8 +915,7 @@ impl Builder {
                 Some(d) => self.model.new_var_with_domain(d)?,
                 None => self.model.new_var(0..=0)?,
             };
-            let always = self.model.new_var(1..=1)?;
-            self.model.reify(Literal::yes(always), copy.equals(x))?;
+            self.model.equal_offset(copy, x, 0)?;
             Ok(copy)
         })();
         r.map_err(|e: ModelError| self.model_err(e))

@@ -5,7 +5,9 @@
 //! that would need one is not a solution (never a panic, never a wrapped result).
 
 use super::{check_coefficients, Model};
-use crate::constraints::arithmetic::{Binary, Element, Extremum, LinearNotEqual, Unary};
+use crate::constraints::arithmetic::{
+    Binary, Element, EqualOffset, Extremum, LinearNotEqual, Unary,
+};
 use crate::error::ModelError;
 use crate::var::VarId;
 
@@ -124,6 +126,29 @@ impl Model {
     /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `i == z`.
     pub fn element(&mut self, table: &[i32], i: VarId, z: VarId) -> Result<(), ModelError> {
         self.post(Element::new(table, i, z))
+    }
+
+    /// Requires `x = y + offset`, domain consistent (each value of either side keeps its
+    /// partner in the other; on bounds alone for domains of more than 4,096 values),
+    /// where [`require`](Model::require) keeps only bounds.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_var_from_values(&[1, 4, 6])?;
+    /// let y = model.new_var(0..=9)?;
+    /// model.equal_offset(x, y, 2)?;
+    /// let mut solver = Solver::new(&model);
+    /// solver.propagate().expect("consistent");
+    /// let ys: Vec<i32> = solver.domain(y).expect("y").iter().collect();
+    /// assert_eq!(ys, vec![2, 4]); // y = x - 2 for x in {4, 6}
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `x == y`.
+    pub fn equal_offset(&mut self, x: VarId, y: VarId, offset: i64) -> Result<(), ModelError> {
+        self.post(EqualOffset::new(x, y, offset))
     }
 
     /// Requires `coeffs[0]·vars[0] + … ≠ rhs`.

@@ -815,15 +815,10 @@ impl Solver {
             let value = select_value(&self.engine.store, &self.info, var, rule);
             let kind = decision_of(rule);
             // A split leaves half the values on each side.
-            let values = if kind == Decision::Assign {
-                self.engine.store.size(var)
+            let (values, fresh) = if kind == Decision::Assign {
+                (self.engine.store.size(var), self.fresh_values(var, value))
             } else {
-                2
-            };
-            let fresh = if kind == Decision::Assign {
-                self.fresh_values(var, value)
-            } else {
-                0
+                (2, 0)
             };
             self.stats.nodes += 1;
             self.open_level();
@@ -1138,9 +1133,8 @@ impl Solver {
         false
     }
 
-    /// The variable to branch on next and the order of its values, or `None` when every
-    /// variable is fixed: the search plan's choice while a phase has an unfixed variable,
-    /// else the solver's own.
+    /// The variable to branch on next, or `None` when every variable is fixed: the search
+    /// plan's choice while a phase has an unfixed variable, else the solver's own.
     #[inline]
     fn choose(&self) -> Option<usize> {
         if self.strategy.scanning {
@@ -1190,10 +1184,16 @@ impl Solver {
         if !order.is_plain_scan() {
             return self.select_variable();
         }
-        match self.learning.culprit.map(|x| x as usize) {
-            Some(x) if store.size(x) > 1 => Some(x),
-            _ => select_among(store, &self.info, order, weights, 0..store.num_vars()),
-        }
+        self.open_culprit()
+            .or_else(|| select_among(store, &self.info, order, weights, 0..store.num_vars()))
+    }
+
+    /// The last failed decision's variable while it is unfixed
+    /// ([`LastConflict::BranchFirst`]).
+    #[inline]
+    fn open_culprit(&self) -> Option<usize> {
+        let x = self.learning.culprit? as usize;
+        (self.engine.store.size(x) > 1).then_some(x)
     }
 
     /// The variable to branch on next, or `None` when every variable is fixed: the last
@@ -1202,10 +1202,8 @@ impl Solver {
     /// [`VariableOrder::is_plain_scan`]).
     #[inline]
     fn select_variable(&self) -> Option<usize> {
-        if let Some(x) = self.learning.culprit.map(|x| x as usize) {
-            if self.engine.store.size(x) > 1 {
-                return Some(x);
-            }
+        if let Some(x) = self.open_culprit() {
+            return Some(x);
         }
         select_variable(
             &self.engine.store,
@@ -1263,14 +1261,12 @@ impl Solver {
     #[cold]
     fn decide_half(&mut self, var: usize, value: i64, lower: bool) -> Result<(), Conflict> {
         let at = i128::from(value);
-        let range = if lower {
-            (None, Some(at))
+        let narrowed = if lower {
+            self.engine.restrict_range(var, None, Some(at))
         } else {
-            (Some(at + 1), None)
+            self.engine.restrict_range(var, Some(at + 1), None)
         };
-        self.engine
-            .restrict_range(var, range.0, range.1)
-            .map(|_| ())
+        narrowed.map(|_| ())
     }
 
     /// Refutes `var = value`: removes the value, or with `fresh` (see `fresh_values`)

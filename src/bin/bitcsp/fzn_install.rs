@@ -100,34 +100,22 @@ fn shell_quoted(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
+/// The checked-in solver configuration, whose library and launcher are named relative to
+/// `share/minizinc/solvers`.
+const CONFIGURATION: &str = include_str!("../../../share/minizinc/solvers/bitcsp.msc");
+
 /// The solver configuration, naming the launcher and the library by absolute path.
 fn configuration(launcher: &Path, library: &Path) -> String {
     let json = |p: &Path| {
-        p.to_string_lossy()
+        let escaped = p
+            .to_string_lossy()
             .replace('\\', r"\\")
-            .replace('"', "\\\"")
+            .replace('"', "\\\"");
+        format!("\"{escaped}\"")
     };
-    format!(
-        r#"{{
-  "id": "org.bitcsp.bitcsp",
-  "name": "bitcsp",
-  "description": "bitcsp, a constraint-satisfaction engine in Rust",
-  "version": "{version}",
-  "mznlib": "{library}",
-  "executable": "{launcher}",
-  "tags": ["cp", "int"],
-  "stdFlags": ["-a", "-i", "-n", "-f", "-p", "-r", "-s", "-t"],
-  "supportsMzn": false,
-  "supportsFzn": true,
-  "needsSolns2Out": true,
-  "needsMznExecutable": false,
-  "isGUIApplication": false
-}}
-"#,
-        version = env!("CARGO_PKG_VERSION"),
-        library = json(library),
-        launcher = json(launcher),
-    )
+    CONFIGURATION
+        .replace("\"../bitcsp\"", &json(library))
+        .replace("\"../bitcsp-fzn\"", &json(launcher))
 }
 
 #[cfg(unix)]

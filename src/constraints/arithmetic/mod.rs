@@ -5,12 +5,14 @@
 
 mod element;
 mod element_var;
+mod equal_offset;
 mod function;
 mod linear_ne;
 mod min_max;
 
 pub(crate) use element::Element;
 pub(crate) use element_var::ElementVar;
+pub(crate) use equal_offset::{equate, shifted, EqualOffset};
 pub(crate) use function::{Binary, Unary};
 pub(crate) use linear_ne::LinearNotEqual;
 pub(crate) use min_max::Extremum;

@@ -10,6 +10,7 @@
 //! * [`ReifiedLinear`]: `b ⇔ (Σ a·x rel c)` for `=`, `≠`, `≤`, on bounds (as the linear
 //!   constraint itself).
 
+use crate::constraints::arithmetic::{equate, shifted};
 use crate::propagator::{Conflict, Domains, Propagator, Strength};
 use crate::var::VarId;
 
@@ -72,47 +73,6 @@ impl ReifiedEqual {
         }
         None
     }
-
-    /// Enforces `x = y + k`: each side keeps the values the other can match.
-    fn equate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
-        let [_, x, y] = self.vars;
-        let k = self.offset;
-        narrow_to_bounds(d, x, i64::from(d.min(y)) + k, i64::from(d.max(y)) + k)?;
-        narrow_to_bounds(d, y, i64::from(d.min(x)) - k, i64::from(d.max(x)) - k)?;
-        keep_matched(d, x, y, -k)?;
-        keep_matched(d, y, x, k)
-    }
-}
-
-/// `a + k` when it is an `i32`.
-fn shifted(a: i32, k: i64) -> Option<i32> {
-    i32::try_from(i64::from(a) + k).ok()
-}
-
-/// Narrows `x` to `lo..=hi` (clamped to `i32`).
-fn narrow_to_bounds(d: &mut Domains<'_>, x: VarId, lo: i64, hi: i64) -> Result<(), Conflict> {
-    let clamp = |v: i64| v.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
-    if lo > i64::from(i32::MAX) || hi < i64::from(i32::MIN) {
-        return Err(Conflict);
-    }
-    d.set_min(x, clamp(lo))?;
-    d.set_max(x, clamp(hi))
-}
-
-/// Removes from `x` the values `a` for which `a + k` is not in `y` (when `x` is small
-/// enough to visit).
-fn keep_matched(d: &mut Domains<'_>, x: VarId, y: VarId, k: i64) -> Result<(), Conflict> {
-    if d.size(x) > MAX_VALUES {
-        return Ok(());
-    }
-    let unmatched: smallvec::SmallVec<[i32; 16]> = d
-        .values(x)
-        .filter(|&a| !shifted(a, k).is_some_and(|c| d.contains(y, c)))
-        .collect();
-    for a in unmatched {
-        d.remove(x, a)?;
-    }
-    Ok(())
 }
 
 impl Propagator for ReifiedEqual {
@@ -131,7 +91,10 @@ impl Propagator for ReifiedEqual {
     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
         let [b, x, y] = self.vars;
         match d.value(b) {
-            Some(1) => self.equate(d),
+            Some(1) => {
+                let [_, x, y] = self.vars;
+                equate(d, x, y, self.offset)
+            }
             Some(_) if self.kind == Reification::Full => {
                 // x ≠ y + k: only a fixed side removes a value from the other.
                 if let Some(c) = d.value(y) {
