@@ -11,12 +11,14 @@ mod exit;
 mod files;
 mod fzn_cmd;
 mod fzn_install;
+mod generate_cmd;
 mod input;
 mod interrupt;
 mod output;
 mod progress;
 mod queens_cmd;
 mod sudoku_cmd;
+mod workshop_cmd;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -24,7 +26,9 @@ use std::time::Duration;
 use bitcsp::sudoku::BoxShape;
 use clap::{ArgGroup, Args, Parser, Subcommand};
 
+use bitcsp::sudoku::workshop::Technique;
 use sudoku_cmd::{Action, Format, Settings};
+use workshop_cmd::Task;
 
 /// Constraint solving from the command line: Sudoku, N-Queens and graph coloring.
 #[derive(Parser, Debug)]
@@ -155,6 +159,49 @@ enum SudokuCommand {
     },
     /// Print `valid` or `invalid` for each board, without solving.
     Check(InputArgs),
+    /// Print each puzzle's pencil marks: each empty cell's digits not placed in its row,
+    /// column or box, or those left after the steps up to a technique.
+    Candidates {
+        /// Show the candidates after every step of the techniques up to this one
+        /// (e.g. `hidden-single`, `x-wing`, `aic`).
+        #[arg(long, value_name = "TECHNIQUE")]
+        after: Option<Technique>,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Print the next step a person would take, simplest technique first.
+    Hint {
+        /// `text`, or `json` for one JSON object per puzzle line.
+        #[arg(long, value_enum, default_value_t = Report::Text)]
+        format: Report,
+        /// When no technique applies, show a guess after which the rest is logic (or
+        /// the shortest sequence of guesses found).
+        #[arg(long)]
+        guess: bool,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Print the whole solve as numbered steps, ending in the solution and the grade.
+    Explain {
+        /// `text`, or `json` for one JSON object per puzzle line.
+        #[arg(long, value_enum, default_value_t = Report::Text)]
+        format: Report,
+        #[command(flatten)]
+        input: InputArgs,
+    },
+    /// Print each puzzle's difficulty as `RATING CLASS` (docs/WORKSHOP.md gives the scale).
+    Grade(InputArgs),
+    /// Print new puzzles, one per line: each has exactly one solution and is minimal.
+    Generate(generate_cmd::GenerateArgs),
+}
+
+/// How the workshop prints its answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Report {
+    /// For people.
+    Text,
+    /// One JSON object per puzzle line (JSON Lines).
+    Json,
 }
 
 /// Where the Sudoku commands read puzzles, and how.
@@ -194,7 +241,7 @@ struct LimitArgs {
     node_limit: Option<u64>,
 }
 
-fn parse_shape(text: &str) -> Result<BoxShape, String> {
+pub(crate) fn parse_shape(text: &str) -> Result<BoxShape, String> {
     let (r, c) = text
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("expected RxC such as 3x3, got {text:?}"))?;
@@ -257,6 +304,40 @@ fn sudoku(command: SudokuCommand) -> exit::Outcome {
             input,
         } => (Action::Count { limit }, Format::Line, search, input),
         SudokuCommand::Check(input) => (Action::Check, Format::Line, no_search, input),
+        SudokuCommand::Candidates { after, input } => (
+            Action::Workshop(Task::Candidates { after }),
+            Format::Line,
+            no_search,
+            input,
+        ),
+        SudokuCommand::Hint {
+            format,
+            guess,
+            input,
+        } => (
+            Action::Workshop(Task::Hint {
+                json: format == Report::Json,
+                guess,
+            }),
+            Format::Line,
+            no_search,
+            input,
+        ),
+        SudokuCommand::Explain { format, input } => (
+            Action::Workshop(Task::Explain {
+                json: format == Report::Json,
+            }),
+            Format::Line,
+            no_search,
+            input,
+        ),
+        SudokuCommand::Grade(input) => (
+            Action::Workshop(Task::Grade),
+            Format::Line,
+            no_search,
+            input,
+        ),
+        SudokuCommand::Generate(args) => return generate_cmd::run(&args, threads(args.threads)),
     };
     let settings = Settings {
         action,

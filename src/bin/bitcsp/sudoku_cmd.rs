@@ -26,6 +26,8 @@ pub enum Action {
     Count { limit: u64 },
     /// Print `valid` or `invalid` without solving.
     Check,
+    /// The workshop: pencil marks, hints, explanations, grades.
+    Workshop(crate::workshop_cmd::Task),
 }
 
 /// How solutions are printed.
@@ -162,6 +164,20 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         Ok(b) => b,
         Err(e) => return unreadable(settings, describe(&e)),
     };
+    if let Action::Workshop(task) = settings.action {
+        return match crate::workshop_cmd::answer(task, &board) {
+            Ok(text) => {
+                // A multi-line answer ends with a blank line, to separate it from the next.
+                let text = text.trim_end_matches('\n');
+                let gap = if text.contains('\n') { "\n" } else { "" };
+                Report {
+                    out: Some(format!("{text}{gap}")),
+                    ..Report::default()
+                }
+            }
+            Err(message) => unreadable(settings, message),
+        };
+    }
     if let Action::Check = settings.action {
         return match board.find_clash() {
             Some(clash) => unreadable(settings, clash.to_string()),
@@ -184,7 +200,7 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
             Action::Solve if settings.unique => solve_unique(solver, &board, cells, settings),
             Action::Solve => solve_first(solver, &board, cells, settings),
             Action::Count { limit } => count(solver, limit, settings.unique),
-            Action::Check => Report::default(),
+            Action::Check | Action::Workshop(_) => Report::default(),
         };
         let stats = solver.stats();
         if stats.solutions == 0 {
@@ -226,9 +242,17 @@ fn with_puzzle_solver<T>(
 
 /// A line that is not a valid board: `invalid` for check, an empty answer otherwise.
 fn unreadable(settings: &Settings, message: String) -> Report {
+    let json = match settings.action {
+        Action::Workshop(task) if task.json() => {
+            Some(bitcsp::sudoku::workshop::json::error(&message))
+        }
+        _ => None,
+    };
     let mut report = Report::failed(message);
-    if let Action::Check = settings.action {
-        report.out = Some("invalid".into());
+    match settings.action {
+        Action::Check => report.out = Some("invalid".into()),
+        Action::Workshop(_) => report.out = json,
+        _ => {}
     }
     report
 }

@@ -1,0 +1,282 @@
+//! New puzzles: a random full grid, then givens removed in random order while the engine
+//! proves the puzzle still has one solution.
+//!
+//! One pass over the cells (or over the orbits of a symmetry) in random order gives a
+//! minimal puzzle: a given that could not be removed at some point cannot be removed
+//! later either, since removing others only adds solutions.
+
+use std::fmt;
+use std::str::FromStr;
+
+use super::class::Class;
+use super::desk::{Workshop, WorkshopError};
+use crate::sudoku::{Board, BoxShape, PuzzleSolver};
+use crate::xorshift::XorShift;
+
+/// The symmetry of the givens' positions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    /// None: the puzzle is minimal cell by cell.
+    #[default]
+    None,
+    /// Half-turn rotation.
+    Rotate180,
+    /// Quarter-turn rotation.
+    Rotate90,
+    /// Left-right mirror.
+    Mirror,
+    /// Reflection in the main diagonal.
+    Diagonal,
+}
+
+impl Symmetry {
+    /// Every symmetry.
+    pub const ALL: [Symmetry; 5] = [
+        Symmetry::None,
+        Symmetry::Rotate180,
+        Symmetry::Rotate90,
+        Symmetry::Mirror,
+        Symmetry::Diagonal,
+    ];
+
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rotate180 => "rotate180",
+            Symmetry::Rotate90 => "rotate90",
+            Symmetry::Mirror => "mirror",
+            Symmetry::Diagonal => "diagonal",
+        }
+    }
+
+    /// The cells that must be given or removed together with `(r, c)` on a board of
+    /// side `n`, `(r, c)` first.
+    fn orbit(self, n: usize, r: usize, c: usize) -> Vec<usize> {
+        let m = n - 1;
+        let points = match self {
+            Symmetry::None => vec![(r, c)],
+            Symmetry::Rotate180 => vec![(r, c), (m - r, m - c)],
+            Symmetry::Rotate90 => vec![(r, c), (c, m - r), (m - r, m - c), (m - c, r)],
+            Symmetry::Mirror => vec![(r, c), (r, m - c)],
+            Symmetry::Diagonal => vec![(r, c), (c, r)],
+        };
+        let mut cells: Vec<usize> = points.into_iter().map(|(r, c)| r * n + c).collect();
+        let first = cells[0];
+        cells.sort_unstable();
+        cells.dedup();
+        cells.retain(|&x| x != first);
+        cells.insert(0, first);
+        cells
+    }
+}
+
+impl fmt::Display for Symmetry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a symmetry's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown symmetry {0:?} (known: none, rotate180, rotate90, mirror, diagonal)")]
+pub struct UnknownSymmetry(pub String);
+
+impl FromStr for Symmetry {
+    type Err = UnknownSymmetry;
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Symmetry::ALL
+            .into_iter()
+            .find(|s| s.name().eq_ignore_ascii_case(text.trim()))
+            .ok_or_else(|| UnknownSymmetry(text.to_owned()))
+    }
+}
+
+/// Makes minimal puzzles with one solution. Puzzle `i` of a seed depends on the seed and
+/// `i` alone, so a batch split over threads gives the same puzzles.
+///
+/// ```
+/// use bitcsp::sudoku::workshop::{Generator, Symmetry};
+/// use bitcsp::sudoku::{self, BoxShape};
+/// let mut generator = Generator::new(BoxShape { rows: 3, cols: 3 }, Symmetry::None, None, 7)?;
+/// let puzzle = generator.puzzle(0)?;
+/// assert_eq!(sudoku::count_solutions(&puzzle, 2)?.count, 1);
+/// assert_eq!(generator.puzzle(0)?, puzzle);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Generator {
+    shape: BoxShape,
+    symmetry: Symmetry,
+    class: Option<Class>,
+    seed: u64,
+    solver: PuzzleSolver,
+    workshop: Option<Workshop>,
+}
+
+impl Generator {
+    /// A generator of puzzles with boxes of `shape`, givens placed with `symmetry`, of
+    /// difficulty `class` when given (puzzles of other classes are drawn and dropped).
+    ///
+    /// # Errors
+    /// [`WorkshopError::Sudoku`] when `shape` gives no board.
+    pub fn new(
+        shape: BoxShape,
+        symmetry: Symmetry,
+        class: Option<Class>,
+        seed: u64,
+    ) -> Result<Self, WorkshopError> {
+        Ok(Generator {
+            shape,
+            symmetry,
+            class,
+            seed,
+            solver: PuzzleSolver::new(shape)?,
+            workshop: class.map(|_| Workshop::new(shape)).transpose()?,
+        })
+    }
+
+    /// Puzzle number `index` of this generator's seed.
+    ///
+    /// # Errors
+    /// Only if the engine fails on a board it should take (a bug).
+    pub fn puzzle(&mut self, index: u64) -> Result<Board, WorkshopError> {
+        let mut attempt = 0u64;
+        loop {
+            let mut random = XorShift(mix(self.seed, index, attempt));
+            attempt += 1;
+            let Some(grid) = self.full_grid(&mut random)? else {
+                continue;
+            };
+            let puzzle = self.minimise(grid, &mut random)?;
+            if let (Some(class), Some(w)) = (self.class, self.workshop.as_mut()) {
+                if w.grade(&puzzle)?.class != class {
+                    continue;
+                }
+            }
+            return Ok(puzzle);
+        }
+    }
+
+    /// A random full grid: a few random digits placed without clashes, completed by the
+    /// engine, then shuffled by the transformations that keep a grid valid (digits
+    /// relabelled, rows within bands, bands, columns within stacks, stacks).
+    fn full_grid(&mut self, random: &mut XorShift) -> Result<Option<Board>, WorkshopError> {
+        let n = self.shape.side();
+        let mut seeds = Board::empty(self.shape).map_err(crate::sudoku::SudokuError::from)?;
+        for _ in 0..n + 2 {
+            let (r, c) = (random.below(n), random.below(n));
+            let d = random.below(n) as u8 + 1;
+            if seeds.get(r, c).is_none() {
+                seeds.set(r, c, d);
+                if seeds.find_clash().is_some() {
+                    seeds.set(r, c, 0);
+                }
+            }
+        }
+        let Some(solved) = self.solver.solve(&seeds)? else {
+            return Ok(None);
+        };
+        Ok(Some(shuffle(&solved, self.shape, random)))
+    }
+
+    /// Removes givens (orbit by orbit) in random order while the puzzle keeps one
+    /// solution.
+    fn minimise(&mut self, grid: Board, random: &mut XorShift) -> Result<Board, WorkshopError> {
+        let n = self.shape.side();
+        let mut order: Vec<usize> = (0..n * n).collect();
+        for i in (1..order.len()).rev() {
+            order.swap(i, random.below(i + 1));
+        }
+        let mut puzzle = grid.clone();
+        let mut done = vec![false; n * n];
+        for cell in order {
+            if done[cell] {
+                continue;
+            }
+            let orbit = self.symmetry.orbit(n, cell / n, cell % n);
+            for &c in &orbit {
+                done[c] = true;
+                puzzle.set(c / n, c % n, 0);
+            }
+            if self.solver.count(&puzzle, 2)?.count != 1 {
+                for &c in &orbit {
+                    puzzle.set(c / n, c % n, grid.cells()[c]);
+                }
+            }
+        }
+        Ok(puzzle)
+    }
+}
+
+/// Puzzle `index` of `seed` with `count` puzzles from `generator`'s settings: the same
+/// as [`Generator::puzzle`] for each index.
+///
+/// # Errors
+/// As [`Generator::new`] and [`Generator::puzzle`].
+pub fn generate(
+    shape: BoxShape,
+    symmetry: Symmetry,
+    class: Option<Class>,
+    seed: u64,
+    count: u64,
+) -> Result<Vec<Board>, WorkshopError> {
+    let mut generator = Generator::new(shape, symmetry, class, seed)?;
+    (0..count).map(|i| generator.puzzle(i)).collect()
+}
+
+/// A nonzero generator state from the seed, the puzzle number and the attempt
+/// (splitmix64's finaliser, so that neighbouring inputs give unrelated streams).
+fn mix(seed: u64, index: u64, attempt: u64) -> u64 {
+    let mut z = seed
+        .wrapping_add(index.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+        .wrapping_add(attempt.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    if z == 0 {
+        1
+    } else {
+        z
+    }
+}
+
+/// A random permutation of `0..k`.
+fn permutation(k: usize, random: &mut XorShift) -> Vec<usize> {
+    let mut p: Vec<usize> = (0..k).collect();
+    for i in (1..k).rev() {
+        p.swap(i, random.below(i + 1));
+    }
+    p
+}
+
+/// A random order of `groups` groups of `size` consecutive indices, shuffled within
+/// each group too.
+fn grouped_permutation(groups: usize, size: usize, random: &mut XorShift) -> Vec<usize> {
+    let outer = permutation(groups, random);
+    outer
+        .into_iter()
+        .flat_map(|g| {
+            permutation(size, random)
+                .into_iter()
+                .map(move |i| g * size + i)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// `grid` with digits relabelled and rows and columns permuted within their bands and
+/// stacks, and bands and stacks permuted: still a valid grid.
+fn shuffle(grid: &Board, shape: BoxShape, random: &mut XorShift) -> Board {
+    let n = shape.side();
+    let digits = permutation(n, random);
+    let rows = grouped_permutation(n / shape.rows, shape.rows, random);
+    let cols = grouped_permutation(n / shape.cols, shape.cols, random);
+    let mut out = grid.clone();
+    for (r, &from_row) in rows.iter().enumerate() {
+        for (c, &from_col) in cols.iter().enumerate() {
+            let d = grid.cells()[from_row * n + from_col];
+            out.set(r, c, digits[d as usize - 1] as u8 + 1);
+        }
+    }
+    out
+}
