@@ -4,12 +4,17 @@
 //! One pass over the cells (or over the orbits of a symmetry) in random order gives a
 //! minimal puzzle: a given that could not be removed at some point cannot be removed
 //! later either, since removing others only adds solutions.
+//!
+//! When the givens left force the removed digit back by a naked or hidden single, the
+//! solution stays unique and no search is needed; every other removal is decided by the
+//! engine (a count to two), and the engine proves the finished puzzle unique.
 
 use std::fmt;
 use std::str::FromStr;
 
 use super::class::Class;
 use super::desk::{Workshop, WorkshopError};
+use super::geometry::Geometry;
 use crate::sudoku::{Board, BoxShape, PuzzleSolver};
 use crate::xorshift::XorShift;
 
@@ -111,6 +116,7 @@ pub struct Generator {
     seed: u64,
     solver: PuzzleSolver,
     workshop: Option<Workshop>,
+    geo: Geometry,
 }
 
 impl Generator {
@@ -132,6 +138,7 @@ impl Generator {
             seed,
             solver: PuzzleSolver::new(shape)?,
             workshop: class.map(|_| Workshop::new(shape)).transpose()?,
+            geo: Geometry::new(shape),
         })
     }
 
@@ -198,11 +205,24 @@ impl Generator {
                 done[c] = true;
                 puzzle.set(c / n, c % n, 0);
             }
-            if self.solver.count(&puzzle, 2)?.count != 1 {
+            let keeps = if orbit
+                .iter()
+                .all(|&c| self.geo.forced_by_a_single(&puzzle, c, grid.cells()[c]))
+            {
+                true
+            } else {
+                self.solver.count(&puzzle, 2)?.count == 1
+            };
+            if !keeps {
                 for &c in &orbit {
                     puzzle.set(c / n, c % n, grid.cells()[c]);
                 }
             }
+        }
+        // Removals forced by a single kept the solution unique by that argument; the
+        // engine proves it once more for the finished puzzle.
+        if self.solver.count(&puzzle, 2)?.count != 1 {
+            return Err(WorkshopError::MultipleSolutions);
         }
         Ok(puzzle)
     }
