@@ -46,6 +46,15 @@ pub enum ModelError {
         /// How many variables the model has.
         count: usize,
     },
+    /// An excluded value assumed for a variable with a wide domain (see
+    /// [`Solver::assume_excluded`](crate::Solver::assume_excluded)).
+    #[error(
+        "variable {var} has a wide domain: only bitset domains take excluded values as assumptions"
+    )]
+    WideExclusion {
+        /// The offending variable.
+        var: VarId,
+    },
     /// The same variable appears twice where distinct variables are required.
     #[error("variable {var} appears twice (positions {first} and {second})")]
     DuplicateVariable {

@@ -501,6 +501,18 @@ impl Engine {
         }
     }
 
+    /// Removes `value` from a bitset variable right after a reset, as an assumption (the
+    /// propagators are all queued then); a conflict when nothing is left.
+    pub(crate) fn exclude_after_reset(&mut self, var: usize, value: i64) -> Result<(), Conflict> {
+        if let Some((k, bit)) = self.store.bit_of(var, value) {
+            self.narrow_word_quietly(var, k, !bit);
+        }
+        match self.store.size(var) {
+            0 => Err(Conflict),
+            _ => Ok(()),
+        }
+    }
+
     /// Removes `value` from `var` (from a wide variable only when it is one of its bounds:
     /// a wide domain keeps no holes, so the constraint that asked must check the value again
     /// once the variable is fixed, as every propagator does).

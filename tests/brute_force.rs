@@ -724,6 +724,52 @@ proptest! {
         reused.assume(&[]).unwrap();
         prop_assert_eq!(reused.count(None).count, expected.len() as u64);
     }
+
+    /// Excluded values as assumptions: the solutions found are exactly the enumerated
+    /// ones that avoid every excluded value (and agree with the fixes), on one thread and
+    /// split across two; `&[]` lifts them.
+    #[test]
+    fn exclusions_restrict_a_reused_solver_exactly(
+        inst in instance(6, -3..=3, -2..=2),
+        sets in proptest::collection::vec(
+            (
+                proptest::collection::vec((0usize..6, -4i32..=4), 0..=4),
+                proptest::collection::vec((0usize..6, -4i32..=4), 0..=1),
+            ),
+            1..=4,
+        ),
+    ) {
+        let expected = inst.brute_force();
+        let (model, vars) = inst.model();
+        let mut reused = Solver::new(&model);
+        let pick = |set: &Vec<(usize, i32)>| -> Vec<(VarId, i32)> {
+            set.iter()
+                .filter(|&&(i, _)| i < vars.len())
+                .map(|&(i, value)| (vars[i], value))
+                .collect()
+        };
+        for (excluded, fixed) in sets {
+            let (excluded, fixes) = (pick(&excluded), pick(&fixed));
+            let agreeing: BTreeSet<Vec<i32>> = expected
+                .iter()
+                .filter(|s| excluded.iter().all(|&(v, value)| s[v.index()] != value))
+                .filter(|s| fixes.iter().all(|&(v, value)| s[v.index()] == value))
+                .cloned()
+                .collect();
+            reused.assume_excluded(&excluded).unwrap();
+            reused.assume(&fixes).unwrap();
+            let found: BTreeSet<Vec<i32>> = reused
+                .solutions()
+                .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+                .collect();
+            prop_assert_eq!(&found, &agreeing);
+            prop_assert_eq!(reused.count_parallel(None, 2).count, agreeing.len() as u64);
+            prop_assert_eq!(reused.solve().solution().is_some(), !agreeing.is_empty());
+        }
+        reused.assume_excluded(&[]).unwrap();
+        reused.assume(&[]).unwrap();
+        prop_assert_eq!(reused.count(None).count, expected.len() as u64);
+    }
 }
 
 #[test]
@@ -740,4 +786,18 @@ fn assuming_a_variable_of_a_larger_model_is_an_error() {
     ));
     // The earlier assumption stays.
     assert_eq!(solver.solve().solution().map(|s| s.value(x)), Some(1));
+}
+
+#[test]
+fn excluding_a_value_of_a_wide_domain_is_refused_and_changes_nothing() {
+    let mut model = Model::new();
+    let wide = model.new_var(0..=1_000_000_000).unwrap();
+    let small = model.new_var(0..=1).unwrap();
+    let mut solver = Solver::new(&model);
+    solver.assume_excluded(&[(small, 0)]).unwrap();
+    assert!(matches!(
+        solver.assume_excluded(&[(wide, 5)]),
+        Err(bitcsp::ModelError::WideExclusion { .. })
+    ));
+    assert_eq!(solver.solve().solution().map(|s| s.value(small)), Some(1));
 }

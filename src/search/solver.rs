@@ -194,6 +194,8 @@ pub struct Solver {
     budget: Budget,
     /// Fixes applied at the root before propagation (the user's, or a subproblem's).
     assumptions: Vec<(u32, i64)>,
+    /// Values removed at the root of every search (see [`Solver::assume_excluded`]).
+    exclusions: Vec<(u32, i64)>,
     /// The decisions of the current path.
     stack: Vec<Frame>,
     phase: Phase,
@@ -258,6 +260,7 @@ impl Solver {
             stats: Statistics::default(),
             started: None,
             assumptions: Vec::new(),
+            exclusions: Vec::new(),
             tracking: Tracking {
                 explored: 0.0,
                 current_weight: 1.0,
@@ -386,6 +389,52 @@ impl Solver {
         self.assumptions.clear();
         self.assumptions.extend(
             fixes
+                .iter()
+                .map(|&(var, value)| (var.index() as u32, i64::from(value))),
+        );
+        Ok(self)
+    }
+
+    /// Makes `var ≠ value` for each pair an assumption of every following search, beside
+    /// the fixes of [`assume`](Solver::assume) and until replaced (`&[]` removes them):
+    /// "is there a solution other than this one at this variable?" is then one search.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let xs = model.new_vars(3, 1..=3)?;
+    /// model.all_different(&xs)?;
+    /// let mut solver = Solver::new(&model);
+    /// solver.assume_excluded(&[(xs[0], 1), (xs[0], 2)])?;
+    /// assert_eq!(solver.count(None).count, 2);
+    /// solver.assume(&[(xs[1], 3)])?;
+    /// assert!(solver.solve().solution().is_none());
+    /// solver.assume_excluded(&[])?;
+    /// assert_eq!(solver.count(None).count, 2);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`] for a variable beyond this solver's model, and
+    /// [`ModelError::WideExclusion`] for a variable with a wide domain (which keeps no
+    /// holes); the exclusions are then left as they were.
+    pub fn assume_excluded(
+        &mut self,
+        exclusions: &[(VarId, i32)],
+    ) -> Result<&mut Self, ModelError> {
+        let count = self.engine.store.num_vars();
+        if let Some(&(var, _)) = exclusions.iter().find(|(v, _)| v.index() >= count) {
+            return Err(ModelError::UnknownVariable { var, count });
+        }
+        if let Some(&(var, _)) = exclusions
+            .iter()
+            .find(|(v, _)| self.engine.store.is_wide(v.index()))
+        {
+            return Err(ModelError::WideExclusion { var });
+        }
+        self.exclusions.clear();
+        self.exclusions.extend(
+            exclusions
                 .iter()
                 .map(|&(var, value)| (var.index() as u32, i64::from(value))),
         );
@@ -984,10 +1033,13 @@ impl Solver {
     /// was empty from the start).
     fn propagate_root(&mut self) -> bool {
         let emptied = self.engine.store.any_empty();
-        let assumed = self
-            .assumptions
-            .iter()
-            .all(|&(var, value)| self.engine.assign_after_reset(var as usize, value).is_ok());
+        let assumed =
+            self.assumptions
+                .iter()
+                .all(|&(var, value)| self.engine.assign_after_reset(var as usize, value).is_ok())
+                && self.exclusions.iter().all(|&(var, value)| {
+                    self.engine.exclude_after_reset(var as usize, value).is_ok()
+                });
         if emptied
             || !assumed
             || self

@@ -211,7 +211,7 @@ impl Generator {
             {
                 true
             } else {
-                self.solver.count(&puzzle, 2)?.count == 1
+                self.still_unique(&puzzle, &orbit, &grid)?
             };
             if !keeps {
                 for &c in &orbit {
@@ -225,6 +225,33 @@ impl Generator {
             return Err(WorkshopError::MultipleSolutions);
         }
         Ok(puzzle)
+    }
+}
+
+impl Generator {
+    /// Whether `puzzle`, made from a puzzle with the one solution `grid` by emptying
+    /// `emptied`, still has one solution. Any other solution differs from `grid` in an
+    /// emptied cell; for one cell the engine looks for exactly that (one search that
+    /// need not find `grid` first), for several it counts to two.
+    fn still_unique(
+        &mut self,
+        puzzle: &Board,
+        emptied: &[usize],
+        grid: &Board,
+    ) -> Result<bool, WorkshopError> {
+        let &[cell] = emptied else {
+            return Ok(self.solver.count(puzzle, 2)?.count == 1);
+        };
+        let (solver, cells) = self.solver.load(puzzle)?;
+        let excluded = [(cells[cell], i32::from(grid.cells()[cell]))];
+        solver
+            .assume_excluded(&excluded)
+            .map_err(crate::sudoku::SudokuError::from)?;
+        let other = solver.solve().solution().is_some();
+        solver
+            .assume_excluded(&[])
+            .map_err(crate::sudoku::SudokuError::from)?;
+        Ok(!other)
     }
 }
 
