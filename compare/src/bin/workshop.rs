@@ -1,7 +1,7 @@
 //! The Sudoku workshop beside its peers: logic coverage (solved without guessing),
 //! generation rates, and grades against QQWing's classes, printed as markdown.
 //!
-//! `cargo run --release -p bitcsp-compare --bin workshop -- [--data DIR] [--take N] [--generate N]`
+//! `cargo run --release -p bitcsp-compare --bin workshop -- [--data DIR] [--take N] [--generate N] [--only coverage|generation|grades]`
 //!
 //! Peers: the `sudoku` crate's `StrategySolver` with every strategy and its minimal
 //! generator (`Sudoku::generate_from`, no symmetry); QQWing 1.3.4 (Debian package
@@ -301,7 +301,15 @@ fn main() {
     if !qqwing {
         println!("(QQWing not installed: its columns are skipped; `apt-get install qqwing`)\n");
     }
-    coverage(&dir, take, qqwing);
-    generation(count, qqwing);
-    grades(&dir, 100, qqwing);
+    let only = arg("--only");
+    let wanted = |part: &str| only.as_deref().is_none_or(|o| o == part);
+    if wanted("coverage") {
+        coverage(&dir, take, qqwing);
+    }
+    if wanted("generation") {
+        generation(count, qqwing);
+    }
+    if wanted("grades") {
+        grades(&dir, 100, qqwing);
+    }
 }
