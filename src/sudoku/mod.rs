@@ -24,6 +24,7 @@ mod parse;
 mod puzzle_solver;
 mod symbols;
 mod templates;
+pub mod variants;
 pub mod workshop;
 
 /// A xorshift generator for the unit tests' random boards and texts (repeatable, no

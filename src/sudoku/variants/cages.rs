@@ -1,0 +1,110 @@
+//! Killer cages: the sets of distinct digits that make a sum, and the cage's tuples.
+
+/// The smallest and largest sums of `k` distinct digits from `1..=n`.
+pub fn sum_range(k: usize, n: usize) -> (i64, i64) {
+    let k = k as i64;
+    let n = n as i64;
+    (k * (k + 1) / 2, k * (2 * n - k + 1) / 2)
+}
+
+/// Every set of `k` distinct digits from `1..=n` summing to `sum`, as bit masks.
+pub fn combinations(k: usize, n: usize, sum: i64) -> Vec<u64> {
+    let mut out = Vec::new();
+    extend(&mut out, 0, 1, k, n, sum);
+    out
+}
+
+fn extend(out: &mut Vec<u64>, chosen: u64, next: usize, left: usize, n: usize, sum: i64) {
+    if left == 0 {
+        if sum == 0 {
+            out.push(chosen);
+        }
+        return;
+    }
+    for d in next..=n {
+        // The smallest sum still reachable with `left` digits from d up.
+        let least = (left as i64) * (2 * d as i64 + left as i64 - 1) / 2;
+        if least > sum {
+            break;
+        }
+        extend(
+            out,
+            chosen | 1 << (d - 1),
+            d + 1,
+            left - 1,
+            n,
+            sum - d as i64,
+        );
+    }
+}
+
+/// The number of tuples a table over a cage of `k` cells would hold: each combination
+/// in every order (`None` past `limit`).
+pub fn tuple_count(combos: usize, k: usize, limit: usize) -> Option<usize> {
+    (1..=k)
+        .try_fold(combos, |acc, i| acc.checked_mul(i))
+        .filter(|&t| t <= limit)
+}
+
+/// Every ordering of every combination, as tuples of digits.
+pub fn tuples(combos: &[u64], k: usize) -> Vec<Vec<i32>> {
+    let mut out = Vec::new();
+    for &c in combos {
+        let digits: Vec<i32> = (0..64).filter(|b| c >> b & 1 == 1).map(|b| b + 1).collect();
+        permute(&mut out, &mut Vec::with_capacity(k), &digits, 0);
+    }
+    out
+}
+
+fn permute(out: &mut Vec<Vec<i32>>, prefix: &mut Vec<i32>, digits: &[i32], used: u64) {
+    if prefix.len() == digits.len() {
+        out.push(prefix.clone());
+        return;
+    }
+    for (i, &d) in digits.iter().enumerate() {
+        if used >> i & 1 == 0 {
+            prefix.push(d);
+            permute(out, prefix, digits, used | 1 << i);
+            prefix.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_are_the_brute_force_subsets() {
+        for n in [4usize, 9] {
+            for k in 1..=n {
+                let (lo, hi) = sum_range(k, n);
+                for sum in lo - 1..=hi + 1 {
+                    let mut expected: Vec<u64> = (0u64..1 << n)
+                        .filter(|m| m.count_ones() as usize == k)
+                        .filter(|m| {
+                            (0..n)
+                                .filter(|b| m >> b & 1 == 1)
+                                .map(|b| b as i64 + 1)
+                                .sum::<i64>()
+                                == sum
+                        })
+                        .collect();
+                    let mut found = combinations(k, n, sum);
+                    expected.sort_unstable();
+                    found.sort_unstable();
+                    assert_eq!(found, expected, "n {n} k {k} sum {sum}");
+                    assert_eq!(found.is_empty(), !(lo..=hi).contains(&sum));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tuples_are_every_order_of_every_combination() {
+        let combos = combinations(3, 9, 7); // {1,2,4}
+        assert_eq!(tuples(&combos, 3).len(), 6);
+        assert_eq!(tuple_count(1, 3, 100), Some(6));
+        assert_eq!(tuple_count(1, 9, 100), None);
+    }
+}
