@@ -26,6 +26,7 @@ use std::time::Duration;
 use bitcsp::sudoku::BoxShape;
 use clap::{ArgGroup, Args, Parser, Subcommand};
 
+use bitcsp::sudoku::variants::Variants;
 use bitcsp::sudoku::workshop::Technique;
 use sudoku_cmd::{Action, Format, Settings};
 use workshop_cmd::Task;
@@ -215,6 +216,10 @@ struct InputArgs {
     /// Box shape RxC (R rows, C columns per box); default: from the line length.
     #[arg(long, value_name = "RxC", value_parser = parse_shape)]
     size: Option<BoxShape>,
+    /// Sudoku variants, comma-separated to combine: x, windoku, jigsaw, killer,
+    /// antiknight, antiking, nonconsecutive (line formats: docs/FORMATS.md).
+    #[arg(long, value_name = "LIST")]
+    variant: Option<Variants>,
 }
 
 /// Options of the Sudoku commands that search.
@@ -345,6 +350,7 @@ fn sudoku(command: SudokuCommand) -> exit::Outcome {
         unique: search.unique,
         stats: search.stats,
         shape: input.size,
+        variants: input.variant,
         threads: threads(input.threads),
         time_limit: search.limits.time_limit,
         node_limit: search.limits.node_limit,

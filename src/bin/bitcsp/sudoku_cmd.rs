@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bitcsp::sudoku::variants::{VariantPuzzle, VariantSolver, Variants};
 use bitcsp::sudoku::{self, Board, BoxShape, ParseError, PuzzleSolver, SudokuError};
 use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
 
@@ -47,6 +48,7 @@ pub struct Settings {
     pub unique: bool,
     pub stats: bool,
     pub shape: Option<BoxShape>,
+    pub variants: Option<Variants>,
     pub threads: usize,
     pub time_limit: Option<Duration>,
     pub node_limit: Option<u64>,
@@ -160,6 +162,9 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
             return unreadable(settings, format!("line too long ({bytes} bytes)"))
         }
     };
+    if let Some(list) = &settings.variants {
+        return process_variant(text, list, settings, cancel);
+    }
     let board = match Board::parse_with_shape(text, settings.shape) {
         Ok(b) => b,
         Err(e) => return unreadable(settings, describe(&e)),
@@ -212,6 +217,75 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         report.stats = Some(stats);
         report
     })
+}
+
+/// One line of a variant puzzle: read with the variants' fields, then solved, counted or
+/// checked on its own model.
+fn process_variant(
+    text: &str,
+    list: &Variants,
+    settings: &Settings,
+    cancel: &Arc<AtomicBool>,
+) -> Report {
+    let puzzle = match VariantPuzzle::parse(text, list, settings.shape) {
+        Ok(p) => p,
+        Err(e) => return unreadable(settings, e.to_string()),
+    };
+    match settings.action {
+        Action::Check => {
+            return match puzzle.find_clash() {
+                Some(clash) => unreadable(settings, clash),
+                None => Report {
+                    out: Some("valid".into()),
+                    ..Report::default()
+                },
+            }
+        }
+        Action::Workshop(_) => {
+            return Report::failed(format!(
+                "the workshop does not take variants ({list}) yet; solve, count and check do"
+            ))
+        }
+        _ => {}
+    }
+    thread_local! {
+        static SOLVER: RefCell<VariantSolver> = RefCell::new(VariantSolver::new());
+    }
+    // Taken out while in use, so that a panic drops it rather than leaving it half-used.
+    let mut variant_solver = SOLVER.with(|cell| cell.take());
+    let report = solve_variant(&mut variant_solver, &puzzle, settings, cancel);
+    SOLVER.with(|cell| *cell.borrow_mut() = variant_solver);
+    report
+}
+
+fn solve_variant(
+    variant_solver: &mut VariantSolver,
+    puzzle: &VariantPuzzle,
+    settings: &Settings,
+    cancel: &Arc<AtomicBool>,
+) -> Report {
+    let (solver, cells) = match variant_solver.load(puzzle) {
+        Ok(loaded) => loaded,
+        Err(e) => return Report::failed(e.to_string()),
+    };
+    solver
+        .set_time_limit(settings.time_limit)
+        .set_node_limit(settings.node_limit)
+        .set_cancel_flag(Some(Arc::clone(cancel)));
+    let board = &puzzle.board;
+    let mut report = match settings.action {
+        Action::Solve if settings.unique => solve_unique(solver, board, cells, settings),
+        Action::Solve => solve_first(solver, board, cells, settings),
+        Action::Count { limit } => count(solver, limit, settings.unique),
+        Action::Check | Action::Workshop(_) => Report::default(),
+    };
+    if solver.stats().solutions == 0 {
+        if let Some(clash) = puzzle.find_clash() {
+            return unreadable(settings, clash);
+        }
+    }
+    report.stats = Some(solver.stats());
+    report
 }
 
 /// Runs `work` with this thread's solver for puzzles of `shape` (built on first use, or

@@ -22,7 +22,13 @@ impl Family {
         let mut vars: Vec<usize> = groups.iter().flat_map(|g| g.vars.iter().copied()).collect();
         vars.sort_unstable();
         vars.dedup();
-        let local = |v: usize| vars.binary_search(&v).unwrap_or(0) as u32;
+        // Local indices by table lookup: compiling asks for them once per group entry and
+        // per peer entry.
+        let mut local_of = vec![0u32; vars.last().map_or(0, |&v| v + 1)];
+        for (i, &v) in vars.iter().enumerate() {
+            local_of[v] = i as u32;
+        }
+        let local = |v: usize| local_of.get(v).copied().unwrap_or(0);
         let n = vars.len();
         let rows = GroupRows::new(groups, n, &local);
         let peers = PeerRows::new(groups, &rows.by_cell, &local);
@@ -196,24 +202,27 @@ impl PeerRows {
             cells: Vec::new(),
             pattern: Vec::new(),
         };
+        let mut mine: Vec<(u32, i32)> = Vec::new();
         for (cell, memberships) in by_cell.iter().enumerate() {
             rows.groups.extend(memberships.iter().map(|&(g, _)| g));
             rows.group_start.push(rows.groups.len() as u32);
-            let mut mine: Vec<(u32, i32)> = memberships
-                .iter()
-                .flat_map(|&(g, own)| {
-                    let group = &groups[g as usize];
-                    group
-                        .vars
-                        .iter()
-                        .zip(&group.shifts)
-                        .map(move |(&v, &theirs)| (local(v), own as i32 - theirs as i32))
-                })
-                .filter(|&(c, _)| c as usize != cell)
-                .collect();
+            mine.clear();
+            mine.extend(
+                memberships
+                    .iter()
+                    .flat_map(|&(g, own)| {
+                        let group = &groups[g as usize];
+                        group
+                            .vars
+                            .iter()
+                            .zip(&group.shifts)
+                            .map(move |(&v, &theirs)| (local(v), own as i32 - theirs as i32))
+                    })
+                    .filter(|&(c, _)| c as usize != cell),
+            );
             mine.sort_unstable();
             let row_start = rows.cells.len();
-            for (c, d) in mine {
+            for &(c, d) in &mine {
                 // Shifts lie in 0..64, so 64 + d lies in 1..128.
                 let bit = 1u128 << (64 + d);
                 if rows.cells.len() > row_start && rows.cells.last() == Some(&c) {
@@ -280,9 +289,38 @@ pub(super) fn intersecting_pairs(
 ) -> (Vec<PairParts>, Vec<u32>) {
     let mut pairs = Vec::new();
     let mut pair_cells = Vec::new();
+    // Each group's cells as a bitset over local indices, so that most pairs (sharing at
+    // most one cell) are passed over with a few word operations.
+    let cells = groups
+        .iter()
+        .flat_map(|g| g.vars.iter())
+        .map(|&v| local(v) as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let words = cells.div_ceil(64);
+    let masks: Vec<u64> = groups
+        .iter()
+        .flat_map(|g| {
+            let mut mask = vec![0u64; words];
+            for &v in &g.vars {
+                let c = local(v) as usize;
+                mask[c / 64] |= 1 << (c % 64);
+            }
+            mask
+        })
+        .collect();
+    let mask = |g: usize| &masks[g * words..(g + 1) * words];
     for (a, ga) in groups.iter().enumerate() {
-        for gb in groups.iter().skip(a + 1) {
+        for (b, gb) in groups.iter().enumerate().skip(a + 1) {
             if !ga.aligned() || !gb.aligned() {
+                continue;
+            }
+            let common: u32 = mask(a)
+                .iter()
+                .zip(mask(b))
+                .map(|(x, y)| (x & y).count_ones())
+                .sum();
+            if common < 2 {
                 continue;
             }
             let (ga, gb) = (&ga.vars, &gb.vars);

@@ -1,5 +1,8 @@
 //! Killer cages: the sets of distinct digits that make a sum, and the cage's tuples.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 /// The smallest and largest sums of `k` distinct digits from `1..=n`.
 pub fn sum_range(k: usize, n: usize) -> (i64, i64) {
     let k = k as i64;
@@ -44,6 +47,23 @@ pub fn tuple_count(combos: usize, k: usize, limit: usize) -> Option<usize> {
     (1..=k)
         .try_fold(combos, |acc, i| acc.checked_mul(i))
         .filter(|&t| t <= limit)
+}
+
+/// The tuples of a cage of `k` cells summing to `sum` on a board of side `n`, built
+/// once per process and shared: killer puzzles repeat the same few cages.
+pub fn tuples_cached(k: usize, n: usize, sum: i64) -> Arc<Vec<Vec<i32>>> {
+    type Key = (usize, usize, i64);
+    type Tuples = Arc<Vec<Vec<i32>>>;
+    static CACHE: OnceLock<Mutex<HashMap<Key, Tuples>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&(k, n, sum)).cloned()) {
+        return found;
+    }
+    let built = Arc::new(tuples(&combinations(k, n, sum), k));
+    if let Ok(mut c) = cache.lock() {
+        c.insert((k, n, sum), Arc::clone(&built));
+    }
+    built
 }
 
 /// Every ordering of every combination, as tuples of digits.

@@ -24,6 +24,6 @@ mod puzzle;
 mod variant;
 
 pub use error::VariantError;
-pub use model::{count_solutions, model, solve, solver};
+pub use model::{count_solutions, model, solve, solver, VariantSolver};
 pub use puzzle::{Cage, VariantPuzzle};
 pub use variant::{UnknownVariant, Variant, Variants};

@@ -6,17 +6,19 @@ use super::puzzle::VariantPuzzle;
 use crate::sudoku::{self, Board, SudokuError};
 use crate::{Consistency, Count, Model, Relation, Solver, VarId};
 
-/// Tables of a cage hold at most this many tuples; a larger cage is posted as a sum
-/// beside its all-different.
-const TABLE_LIMIT: usize = 50_000;
+/// Tables of a cage hold at most this many tuples; a larger cage gets a sum, its digits
+/// restricted to those of the combinations, and each digit every combination holds
+/// required once (`cargo run --release -p bitcsp-compare --bin variants` measures the
+/// trade between a table's strength and its cost per puzzle).
+const TABLE_LIMIT: usize = 2_000;
 
 /// The model of `puzzle`: one variable per cell over `1..=N` (row order), an
 /// all-different per row, column and box (jigsaw: region), and per variant:
 /// all-different diagonals (x) and windows (windoku); `x ≠ y` for cells a knight's or
 /// king's move apart; `x − y ≠ ±1` for orthogonal neighbours (non-consecutive); for each
-/// killer cage an all-different and a table of the orderings of the digit sets that make
-/// its sum (so that digits no combination uses are pruned, not only bounds), or a sum for
-/// a cage whose table would be too large.
+/// killer cage a table of the orderings of the sets of distinct digits that make its sum
+/// (so that digits no combination uses are pruned, not only bounds), or for a cage whose
+/// table would be too large an all-different, a sum and the combinations' digits.
 ///
 /// # Errors
 /// [`SudokuError::Model`] only if the engine rejects the model, which a parsed puzzle
@@ -55,16 +57,43 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
     for cage in &puzzle.cages {
         let xs = vars(&cage.cells);
         let k = xs.len();
-        if k > 1 {
-            m.all_different(&xs)?;
-        }
         let combos = cages::combinations(k, n, cage.sum);
         match cages::tuple_count(combos.len(), k, TABLE_LIMIT) {
-            Some(_) => m.table(&xs, &cages::tuples(&combos, k))?,
-            None => m.sum(&xs, Relation::Equal, cage.sum)?,
+            // The table's tuples hold distinct digits: no all-different beside it.
+            Some(_) => m.table(&xs, &cages::tuples_cached(k, n, cage.sum))?,
+            None => {
+                m.all_different(&xs)?;
+                combination_digits(&mut m, &xs, &combos, cage.sum)?;
+            }
         }
     }
     Ok((m, cells))
+}
+
+/// A cage too large for a table: its sum, its cells limited to the digits of the
+/// combinations that make the sum, and each digit that every combination holds
+/// required once.
+fn combination_digits(
+    m: &mut Model,
+    xs: &[VarId],
+    combos: &[u64],
+    sum: i64,
+) -> Result<(), SudokuError> {
+    m.sum(xs, Relation::Equal, sum)?;
+    let union = combos.iter().fold(0u64, |a, &c| a | c);
+    let common = combos.iter().fold(u64::MAX, |a, &c| a & c);
+    for d in 1..=64 {
+        let bit = 1u64 << (d - 1);
+        if union & bit == 0 {
+            for &x in xs {
+                m.remove_value(x, d)?;
+            }
+        } else if common & bit != 0 {
+            let once = m.new_var(1..=1)?;
+            m.count(xs, d, once)?;
+        }
+    }
+    Ok(())
 }
 
 /// Rows and columns all-different, the jigsaw regions of `puzzle` added by the caller.
@@ -88,6 +117,107 @@ fn latin_square(
         }
     }
     Ok((m, cells))
+}
+
+/// What a puzzle's model depends on besides its givens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Structure {
+    shape: crate::sudoku::BoxShape,
+    variants: super::Variants,
+    regions: Option<Vec<usize>>,
+    cages: Vec<super::Cage>,
+}
+
+impl Structure {
+    fn of(puzzle: &VariantPuzzle) -> Structure {
+        Structure {
+            shape: puzzle.board.shape(),
+            variants: puzzle.variants.clone(),
+            regions: puzzle.regions.clone(),
+            cages: puzzle.cages.clone(),
+        }
+    }
+}
+
+/// Solves many variant puzzles: the model of a puzzle's rules (without its givens) is
+/// built, compiled and configured once and kept while the next puzzle has the same rules
+/// (all x puzzles of a shape, say); the givens are the engine's assumptions, as in
+/// [`PuzzleSolver`](crate::sudoku::PuzzleSolver). Jigsaw regions and killer cages differ
+/// from puzzle to puzzle, so those puzzles get a model each.
+///
+/// ```
+/// use bitcsp::sudoku::variants::{VariantPuzzle, VariantSolver};
+/// let mut solver = VariantSolver::new();
+/// let x = "..8.......5..29..1...7..8.2.6..9...4..5......7..4..1.9..6.2......1.3.8...........";
+/// let puzzle = VariantPuzzle::parse(x, &"x".parse()?, None)?;
+/// let solution = solver.solve(&puzzle)?.expect("a solution");
+/// assert!(puzzle.check_solution(&solution).is_ok());
+/// assert_eq!(solver.count(&puzzle, 2)?.count, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Default)]
+pub struct VariantSolver {
+    built: Option<(Structure, Solver, Vec<VarId>)>,
+    givens: Vec<(VarId, i32)>,
+}
+
+impl VariantSolver {
+    /// A solver with nothing built yet.
+    pub fn new() -> Self {
+        VariantSolver::default()
+    }
+
+    /// Makes `puzzle`'s givens the engine's assumptions, building the model of its rules
+    /// first when they differ from the last puzzle's, and returns the engine with the cell
+    /// variables (row order).
+    ///
+    /// # Errors
+    /// As [`model`].
+    pub fn load(&mut self, puzzle: &VariantPuzzle) -> Result<(&mut Solver, &[VarId]), SudokuError> {
+        let structure = Structure::of(puzzle);
+        if self.built.as_ref().is_none_or(|(s, _, _)| *s != structure) {
+            let rules = VariantPuzzle {
+                board: Board::empty(puzzle.board.shape())?,
+                ..puzzle.clone()
+            };
+            let (m, cells) = model(&rules)?;
+            let mut solver = Solver::new(&m);
+            sudoku::configure(&mut solver, &puzzle.board);
+            self.built = Some((structure, solver, cells));
+        }
+        let Some((_, solver, cells)) = self.built.as_mut() else {
+            unreachable!("built just above");
+        };
+        self.givens.clear();
+        for (i, &d) in puzzle.board.cells().iter().enumerate() {
+            if d != 0 {
+                self.givens.push((cells[i], i32::from(d)));
+            }
+        }
+        solver.assume(&self.givens)?;
+        Ok((solver, cells))
+    }
+
+    /// The first solution of `puzzle`, or `None` when it has none.
+    ///
+    /// # Errors
+    /// As [`model`].
+    pub fn solve(&mut self, puzzle: &VariantPuzzle) -> Result<Option<Board>, SudokuError> {
+        let (solver, cells) = self.load(puzzle)?;
+        Ok(solver
+            .solve()
+            .solution()
+            .map(|s| sudoku::decode(&puzzle.board, cells, &s)))
+    }
+
+    /// The number of solutions of `puzzle`, up to `limit`.
+    ///
+    /// # Errors
+    /// As [`model`].
+    pub fn count(&mut self, puzzle: &VariantPuzzle, limit: u64) -> Result<Count, SudokuError> {
+        let (solver, _) = self.load(puzzle)?;
+        Ok(solver.count(Some(limit)))
+    }
 }
 
 /// A solver for `puzzle`, with the search [`sudoku::configure`] sets for its board.
