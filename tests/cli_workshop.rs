@@ -219,3 +219,62 @@ fn generated_puzzles_depend_on_the_seed_alone_and_are_unique() {
         stdout(&graded)
     );
 }
+
+#[test]
+fn variant_batches_answer_each_line_and_name_each_bad_one() {
+    let dir = "tests/data/sudoku/variants";
+    let killer = std::fs::read_to_string(format!("{dir}/killer.txt")).unwrap();
+    let solutions = std::fs::read_to_string(format!("{dir}/killer.solutions.txt")).unwrap();
+    let first = killer.lines().next().unwrap();
+    let (givens, rest) = first.split_once(' ').unwrap();
+    let short = format!("{} {rest}", &givens[1..]);
+    let no_sum = first.rsplit_once(',').unwrap().0.to_owned();
+    let input = format!("{first}\n{short}\n{no_sum}\n{first}\n");
+    let path = temp_file("killer.txt", input.as_bytes());
+    let out = bitcsp(&["sudoku", "solve", "--variant", "killer", &path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let expected = solutions.lines().next().unwrap();
+    assert_eq!(
+        stdout(&out).lines().collect::<Vec<_>>(),
+        vec![expected, "", "", expected]
+    );
+    let err = stderr(&out);
+    assert!(err.contains(&format!("{path}:2: givens: ")), "{err}");
+    assert!(
+        err.contains(&format!("{path}:3: cage ")) && err.contains("has no sum"),
+        "{err}"
+    );
+    // Unsatisfiable puzzles count 0 and say so; check reads the rules' clashes.
+    let unsat = bitcsp(
+        &[
+            "sudoku",
+            "count",
+            "--variant",
+            "x",
+            &format!("{dir}/x.unsat.txt"),
+        ],
+        b"",
+    );
+    assert!(stdout(&unsat).lines().all(|l| l == "0"));
+    assert!(stderr(&unsat).contains("no solution"));
+    let mut clash = ".".repeat(81);
+    clash.replace_range(2..3, "5");
+    clash.replace_range(12..13, "5");
+    let checked = bitcsp(
+        &["sudoku", "check", "--variant", "antiking"],
+        clash.as_bytes(),
+    );
+    assert_eq!(stdout(&checked).trim(), "invalid");
+    assert!(
+        stderr(&checked).contains("r1c3 and r2c4 hold the same digit 5"),
+        "{}",
+        stderr(&checked)
+    );
+    let fine = bitcsp(
+        &["sudoku", "check", "--variant", "x,antiknight"],
+        first[..81].as_bytes(),
+    );
+    assert_eq!(stdout(&fine).trim(), "valid");
+    let unknown = bitcsp(&["sudoku", "solve", "--variant", "hexagonal"], b"");
+    assert_eq!(unknown.status.code(), Some(2));
+}

@@ -241,20 +241,23 @@ impl VariantPuzzle {
     /// The first rule the givens break on their own, if any (`check`).
     pub fn find_clash(&self) -> Option<String> {
         let v = self.board.cells();
-        for group in self.groups() {
-            let mut seen = 0u64;
-            for &c in group.iter().filter(|&&c| v[c] != 0) {
-                let bit = 1u64 << (v[c] - 1);
-                if seen & bit != 0 {
-                    return Some(format!("digit {} appears twice in a group", v[c]));
-                }
-                seen |= bit;
-            }
-        }
         let cell = |c: usize| crate::sudoku::Cell {
             row: c / self.side() + 1,
             col: c % self.side() + 1,
         };
+        for group in self.groups() {
+            let given: Vec<usize> = group.iter().copied().filter(|&c| v[c] != 0).collect();
+            for (i, &a) in given.iter().enumerate() {
+                if let Some(&b) = given[i + 1..].iter().find(|&&b| v[b] == v[a]) {
+                    return Some(format!(
+                        "digit {} appears twice in one group: {} and {}",
+                        v[a],
+                        cell(a),
+                        cell(b)
+                    ));
+                }
+            }
+        }
         for (a, b) in self.different_pairs() {
             if v[a] != 0 && v[a] == v[b] {
                 return Some(format!(
