@@ -272,7 +272,7 @@ fn variant_batches_answer_each_line_and_name_each_bad_one() {
     );
     let fine = bitcsp(
         &["sudoku", "check", "--variant", "x,antiknight"],
-        first[..81].as_bytes(),
+        &first.as_bytes()[..81],
     );
     assert_eq!(stdout(&fine).trim(), "valid");
     let unknown = bitcsp(&["sudoku", "solve", "--variant", "hexagonal"], b"");
