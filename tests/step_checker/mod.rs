@@ -15,29 +15,120 @@
 
 #![allow(dead_code)]
 
-use bitcsp::sudoku::workshop::{Explanation, Step, Technique};
-use bitcsp::sudoku::{Board, Unit};
+use bitcsp::sudoku::variants::{Variant, VariantPuzzle};
+use bitcsp::sudoku::workshop::{Explanation, HouseKind, Step, Technique};
+use bitcsp::sudoku::Board;
 
-/// Pencil marks: the digit of each cell (0 empty) and each empty cell's candidates.
+/// Pencil marks: the digit of each cell (0 empty) and each empty cell's candidates, with
+/// the board's rules: the groups whose digits differ, which of them hold every digit, and
+/// the killer cages' sums.
 #[derive(Clone, Debug)]
 pub struct Marks {
     pub n: usize,
-    pub rows: usize,
-    pub cols: usize,
     pub values: Vec<u8>,
     pub cands: Vec<u64>,
+    /// Whether two cells must differ, `n² × n²`.
+    differ: Vec<bool>,
+    /// Houses by kind and number: `(kind, index, cells)`; each holds every digit.
+    houses: Vec<(HouseKind, usize, Vec<usize>)>,
+    /// Killer cages: cells and sum, numbered from 1 in order.
+    cages: Vec<(Vec<usize>, i64)>,
 }
 
 impl Marks {
+    /// A plain board: rows, columns and boxes, by coordinates.
     pub fn new(board: &Board) -> Marks {
         let n = board.side();
         let shape = board.shape();
+        let mut houses = Vec::new();
+        for k in 0..n {
+            houses.push((HouseKind::Row, k + 1, (0..n).map(|c| k * n + c).collect()));
+            houses.push((
+                HouseKind::Column,
+                k + 1,
+                (0..n).map(|r| r * n + k).collect(),
+            ));
+            let (top, left) = (
+                (k / (n / shape.cols)) * shape.rows,
+                (k % (n / shape.cols)) * shape.cols,
+            );
+            let cells = (0..n)
+                .map(|i| (top + i / shape.cols) * n + left + i % shape.cols)
+                .collect();
+            houses.push((HouseKind::Box, k + 1, cells));
+        }
+        Marks::build(board, houses, Vec::new(), Vec::new())
+    }
+
+    /// A variant puzzle: its groups as the puzzle defines them (rows and columns, boxes
+    /// or regions, diagonals, windows), cages and knight or king pairs.
+    pub fn for_variant(puzzle: &VariantPuzzle) -> Marks {
+        let n = puzzle.side();
+        let groups = puzzle.groups();
+        let mut houses = Vec::new();
+        for k in 0..n {
+            houses.push((HouseKind::Row, k + 1, groups[2 * k].clone()));
+            houses.push((HouseKind::Column, k + 1, groups[2 * k + 1].clone()));
+        }
+        let block = if puzzle.regions.is_some() {
+            HouseKind::Region
+        } else {
+            HouseKind::Box
+        };
+        for k in 0..n {
+            houses.push((block, k + 1, groups[2 * n + k].clone()));
+        }
+        let mut at = 3 * n;
+        if puzzle.variants.has(Variant::X) {
+            for k in 0..2 {
+                houses.push((HouseKind::Diagonal, k + 1, groups[at + k].clone()));
+            }
+            at += 2;
+        }
+        if puzzle.variants.has(Variant::Windoku) {
+            for k in 0..4 {
+                houses.push((HouseKind::Window, k + 1, groups[at + k].clone()));
+            }
+        }
+        let cages = puzzle
+            .cages
+            .iter()
+            .map(|c| (c.cells.clone(), c.sum))
+            .collect();
+        Marks::build(&puzzle.board, houses, cages, puzzle.different_pairs())
+    }
+
+    fn build(
+        board: &Board,
+        houses: Vec<(HouseKind, usize, Vec<usize>)>,
+        cages: Vec<(Vec<usize>, i64)>,
+        pairs: Vec<(usize, usize)>,
+    ) -> Marks {
+        let n = board.side();
+        let cells = n * n;
+        let mut differ = vec![false; cells * cells];
+        let groups = houses
+            .iter()
+            .map(|(_, _, c)| c)
+            .chain(cages.iter().map(|(c, _)| c));
+        for group in groups {
+            for &a in group {
+                for &b in group {
+                    differ[a * cells + b] = a != b;
+                }
+            }
+        }
+        for (a, b) in pairs {
+            differ[a * cells + b] = true;
+            differ[b * cells + a] = true;
+        }
         let mut m = Marks {
             n,
-            rows: shape.rows,
-            cols: shape.cols,
-            values: vec![0; n * n],
-            cands: vec![if n == 64 { u64::MAX } else { (1u64 << n) - 1 }; n * n],
+            values: vec![0; cells],
+            cands: vec![if n == 64 { u64::MAX } else { (1u64 << n) - 1 }; cells],
+            differ,
+            houses,
+            cages,
         };
         for (i, &d) in board.cells().iter().enumerate() {
             if d != 0 {
@@ -47,19 +138,9 @@ impl Marks {
         m
     }
 
-    fn rc(&self, i: usize) -> (usize, usize) {
-        (i / self.n, i % self.n)
-    }
-
-    fn boxed(&self, i: usize) -> (usize, usize) {
-        let (r, c) = self.rc(i);
-        (r / self.rows, c / self.cols)
-    }
-
-    /// Whether two different cells share a row, column or box.
+    /// Whether two different cells must differ.
     pub fn see(&self, a: usize, b: usize) -> bool {
-        let ((ra, ca), (rb, cb)) = (self.rc(a), self.rc(b));
-        a != b && (ra == rb || ca == cb || self.boxed(a) == self.boxed(b))
+        self.differ[a * self.n * self.n + b]
     }
 
     fn place(&mut self, i: usize, d: u8) {
@@ -76,22 +157,26 @@ impl Marks {
         self.cands[i] >> (d - 1) & 1 == 1
     }
 
-    /// The cells of a house, by its kind and 1-based number.
-    fn house_cells(&self, kind: Unit, index: usize) -> Vec<usize> {
-        let k = index - 1;
-        (0..self.n * self.n)
-            .filter(|&i| {
-                let (r, c) = self.rc(i);
-                match kind {
-                    Unit::Row => r == k,
-                    Unit::Column => c == k,
-                    Unit::Box => {
-                        let (br, bc) = self.boxed(i);
-                        br * (self.n / self.cols) + bc == k
-                    }
-                }
+    fn rc(&self, i: usize) -> (usize, usize) {
+        (i / self.n, i % self.n)
+    }
+
+    /// The block (box or region) of a cell: its house of that kind.
+    fn boxed(&self, i: usize) -> usize {
+        self.houses
+            .iter()
+            .position(|(k, _, cells)| {
+                matches!(k, HouseKind::Box | HouseKind::Region) && cells.contains(&i)
             })
-            .collect()
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The cells of a house that holds every digit, by its kind and 1-based number.
+    fn house_cells(&self, kind: HouseKind, index: usize) -> Option<&Vec<usize>> {
+        self.houses
+            .iter()
+            .find(|(k, i, _)| *k == kind && *i == index)
+            .map(|(_, _, cells)| cells)
     }
 }
 
@@ -114,6 +199,9 @@ struct Problem<'m> {
     cells: Vec<usize>,
     /// For each house constraint: the problem's cells in it, and the digit.
     musts: Vec<(Vec<usize>, u8)>,
+    /// Cage sums: the problem's cells of the cage, the sum they must make (the cage's
+    /// placed digits taken off).
+    sums: Vec<(Vec<usize>, i64)>,
     unique: bool,
 }
 
@@ -127,7 +215,7 @@ impl Problem<'_> {
             .filter(|&v| doms[v].size() > 1)
             .min_by_key(|&v| doms[v].size());
         let Some(v) = open else {
-            return !self.unique || !self.deadly(doms);
+            return (!self.unique || !self.deadly(doms)) && self.sums_hold(doms);
         };
         let dom = doms[v];
         let mut choices: Vec<Dom> = (0..64)
@@ -194,6 +282,21 @@ impl Problem<'_> {
                 return true;
             }
         }
+    }
+
+    /// Whether every cage sum holds (a cage with a cell of unnamed digit cannot be judged,
+    /// and passes).
+    fn sums_hold(&self, doms: &[Dom]) -> bool {
+        self.sums.iter().all(|(vars, sum)| {
+            if vars.iter().any(|&v| doms[v].digits == 0) {
+                return true;
+            }
+            let total: i64 = vars
+                .iter()
+                .map(|&v| i64::from(doms[v].digits.trailing_zeros() + 1))
+                .sum();
+            total == *sum
+        })
     }
 
     /// Whether four cells on two rows, two columns and two boxes hold `a b / b a`.
@@ -270,8 +373,31 @@ pub fn derive(marks: &Marks, step: &Step) -> Result<(), String> {
         })
         .collect();
     let mut musts = Vec::new();
+    let mut sums = Vec::new();
     for house in &step.houses {
-        let members = marks.house_cells(house.kind, house.index);
+        if house.kind == HouseKind::Cage {
+            let Some((members, sum)) = marks.cages.get(house.index - 1) else {
+                return Err(format!("no {house}"));
+            };
+            let placed: i64 = members.iter().map(|&c| i64::from(marks.values[c])).sum();
+            let empty: Vec<usize> = members
+                .iter()
+                .copied()
+                .filter(|&c| marks.values[c] == 0)
+                .collect();
+            // Judged only when every empty cell of the cage is in the problem.
+            if let Some(vars) = empty
+                .iter()
+                .map(|c| cells.iter().position(|x| x == c))
+                .collect::<Option<Vec<usize>>>()
+            {
+                sums.push((vars, sum - placed));
+            }
+            continue;
+        }
+        let Some(members) = marks.house_cells(house.kind, house.index) else {
+            return Err(format!("no {house} on this board"));
+        };
         for d in 1..=marks.n as u8 {
             let places: Vec<usize> = members
                 .iter()
@@ -292,6 +418,7 @@ pub fn derive(marks: &Marks, step: &Step) -> Result<(), String> {
         marks,
         cells: cells.clone(),
         musts,
+        sums,
         unique: step.technique.assumes_uniqueness(),
     };
     let var = |i: usize| cells.iter().position(|&c| c == i).expect("target cell");
@@ -347,7 +474,18 @@ pub fn replay(puzzle: &Board, explanation: &Explanation) -> Result<usize, String
         .solution
         .check_solves(puzzle)
         .map_err(|e| format!("the solution does not solve the puzzle: {e}"))?;
-    let mut marks = Marks::new(puzzle);
+    replay_from(Marks::new(puzzle), explanation)
+}
+
+/// [`replay`] for a variant puzzle, with its own rules.
+pub fn replay_variant(puzzle: &VariantPuzzle, explanation: &Explanation) -> Result<usize, String> {
+    puzzle
+        .check_solution(&explanation.solution)
+        .map_err(|e| format!("the solution does not solve the puzzle: {e}"))?;
+    replay_from(Marks::for_variant(puzzle), explanation)
+}
+
+fn replay_from(mut marks: Marks, explanation: &Explanation) -> Result<usize, String> {
     let mut guesses = 0;
     for (k, step) in explanation.steps.iter().enumerate() {
         if step.technique == Technique::Guess {
@@ -369,8 +507,7 @@ pub fn replay(puzzle: &Board, explanation: &Explanation) -> Result<usize, String
         }
         apply(&mut marks, step);
     }
-    let complete: Vec<u8> = marks.values.clone();
-    if complete != explanation.solution.cells() {
+    if marks.values != explanation.solution.cells() {
         return Err("the steps do not end in the solution".into());
     }
     if guesses != explanation.guesses {

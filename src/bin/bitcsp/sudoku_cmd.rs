@@ -170,18 +170,7 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         Err(e) => return unreadable(settings, describe(&e)),
     };
     if let Action::Workshop(task) = settings.action {
-        return match crate::workshop_cmd::answer(task, &board) {
-            Ok(text) => {
-                // A multi-line answer ends with a blank line, to separate it from the next.
-                let text = text.trim_end_matches('\n');
-                let gap = if text.contains('\n') { "\n" } else { "" };
-                Report {
-                    out: Some(format!("{text}{gap}")),
-                    ..Report::default()
-                }
-            }
-            Err(message) => unreadable(settings, message),
-        };
+        return workshop_report(task, crate::workshop_cmd::answer(task, &board), settings);
     }
     if let Action::Check = settings.action {
         return match board.find_clash() {
@@ -219,6 +208,26 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
     })
 }
 
+/// The report of a workshop answer; a multi-line answer ends with a blank line, to
+/// separate it from the next.
+fn workshop_report(
+    _task: crate::workshop_cmd::Task,
+    answer: Result<String, String>,
+    settings: &Settings,
+) -> Report {
+    match answer {
+        Ok(text) => {
+            let text = text.trim_end_matches('\n');
+            let gap = if text.contains('\n') { "\n" } else { "" };
+            Report {
+                out: Some(format!("{text}{gap}")),
+                ..Report::default()
+            }
+        }
+        Err(message) => unreadable(settings, message),
+    }
+}
+
 /// One line of a variant puzzle: read with the variants' fields, then solved, counted or
 /// checked on its own model.
 fn process_variant(
@@ -241,10 +250,12 @@ fn process_variant(
                 },
             }
         }
-        Action::Workshop(_) => {
-            return Report::failed(format!(
-                "the workshop does not take variants ({list}) yet; solve, count and check do"
-            ))
+        Action::Workshop(task) => {
+            return workshop_report(
+                task,
+                crate::workshop_cmd::answer_variant(task, &puzzle),
+                settings,
+            )
         }
         _ => {}
     }

@@ -4,7 +4,10 @@
 use std::cell::RefCell;
 use std::fmt::Write as _;
 
-use bitcsp::sudoku::workshop::{json, Hint, Technique, Workshop, WorkshopError};
+use bitcsp::sudoku::variants::VariantPuzzle;
+use bitcsp::sudoku::workshop::{
+    json, Explanation, Hint, Technique, VariantWorkshop, Workshop, WorkshopError,
+};
 use bitcsp::sudoku::{Board, BoxShape};
 
 /// What the workshop prints for each puzzle.
@@ -46,44 +49,90 @@ fn run(task: Task, workshop: &mut Workshop, board: &Board) -> Result<String, Wor
         Task::Candidates { after: Some(t) } => Ok(workshop.candidates_after(board, t)?.to_string()),
         Task::Grade => Ok(workshop.grade(board)?.to_string()),
         Task::Explain { json: true } => Ok(json::explanation(&workshop.explain(board)?)),
-        Task::Explain { json: false } => {
-            let e = workshop.explain(board)?;
-            let mut out = String::new();
-            for (i, step) in e.steps.iter().enumerate() {
-                let _ = writeln!(out, "{}. {step}", i + 1);
-            }
-            let grade = e.grade();
-            let _ = write!(
-                out,
-                "solution: {}\ngrade: {grade} ({} guesses; hardest step: {})\n",
-                e.solution.to_line(),
-                e.guesses,
-                grade.hardest
-            );
-            Ok(out)
-        }
+        Task::Explain { json: false } => Ok(explanation_text(&workshop.explain(board)?)),
         Task::Hint { json, guess } => {
             let hint = workshop.hint(board, guess)?;
             if json {
                 let solution = workshop.unique_solution(board)?;
                 return Ok(json::hint(&hint, Some(&solution)));
             }
-            Ok(match hint {
-                Hint::Step(step) => step.to_string(),
-                Hint::Solved => "solved".to_owned(),
-                Hint::NeedsGuess { guesses } if guesses.is_empty() => {
-                    "no technique applies: the puzzle needs trial and error (--guess shows a guess)"
-                        .to_owned()
-                }
-                Hint::NeedsGuess { guesses } => {
-                    let steps: Vec<String> = guesses.iter().map(|g| g.to_string()).collect();
-                    format!(
-                        "no technique applies: the puzzle needs trial and error; after {} the rest is logic:\n{}",
-                        if steps.len() == 1 { "this guess" } else { "these guesses" },
-                        steps.join("\n")
-                    )
-                }
+            Ok(hint_text(hint))
+        }
+    }
+}
+
+/// The answer for a variant puzzle, or the reason there is none.
+pub fn answer_variant(task: Task, puzzle: &VariantPuzzle) -> Result<String, String> {
+    thread_local! {
+        static WORKSHOP: RefCell<VariantWorkshop> = RefCell::new(VariantWorkshop::new());
+    }
+    // Taken out while in use, so that a panic drops it rather than leaving it half-used.
+    let mut workshop = WORKSHOP.with(|cell| cell.take());
+    let out = run_variant(task, &mut workshop, puzzle).map_err(|e| e.to_string());
+    WORKSHOP.with(|cell| *cell.borrow_mut() = workshop);
+    out
+}
+
+fn run_variant(
+    task: Task,
+    workshop: &mut VariantWorkshop,
+    puzzle: &VariantPuzzle,
+) -> Result<String, WorkshopError> {
+    match task {
+        Task::Candidates { after } => Ok(workshop.candidates(puzzle, after)?.to_string()),
+        Task::Grade => Ok(workshop.grade(puzzle)?.to_string()),
+        Task::Explain { json } => {
+            let e = workshop.explain(puzzle)?;
+            Ok(if json {
+                json::explanation(&e)
+            } else {
+                explanation_text(&e)
             })
+        }
+        Task::Hint { json, guess } => {
+            let hint = workshop.hint(puzzle, guess)?;
+            if json {
+                let solution = workshop.unique_solution(puzzle)?;
+                return Ok(json::hint(&hint, Some(&solution)));
+            }
+            Ok(hint_text(hint))
+        }
+    }
+}
+
+/// Numbered steps, the solution and the grade.
+fn explanation_text(e: &Explanation) -> String {
+    let mut out = String::new();
+    for (i, step) in e.steps.iter().enumerate() {
+        let _ = writeln!(out, "{}. {step}", i + 1);
+    }
+    let grade = e.grade();
+    let _ = write!(
+        out,
+        "solution: {}\ngrade: {grade} ({} guesses; hardest step: {})\n",
+        e.solution.to_line(),
+        e.guesses,
+        grade.hardest
+    );
+    out
+}
+
+/// A hint for people.
+fn hint_text(hint: Hint) -> String {
+    match hint {
+        Hint::Step(step) => step.to_string(),
+        Hint::Solved => "solved".to_owned(),
+        Hint::NeedsGuess { guesses } if guesses.is_empty() => {
+            "no technique applies: the puzzle needs trial and error (--guess shows a guess)"
+                .to_owned()
+        }
+        Hint::NeedsGuess { guesses } => {
+            let steps: Vec<String> = guesses.iter().map(|g| g.to_string()).collect();
+            format!(
+                "no technique applies: the puzzle needs trial and error; after {} the rest is logic:\n{}",
+                if steps.len() == 1 { "this guess" } else { "these guesses" },
+                steps.join("\n")
+            )
         }
     }
 }

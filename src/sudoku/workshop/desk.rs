@@ -8,6 +8,7 @@ use super::grid::Grid;
 use super::logic::{self, Rules};
 use super::step::{symbol, Found, Step};
 use super::technique::Technique;
+use crate::sudoku::variants::{VariantPuzzle, VariantSolver};
 use crate::sudoku::{self, Board, BoxShape, PuzzleSolver, SudokuError};
 
 /// Why the workshop cannot explain a board.
@@ -23,6 +24,9 @@ pub enum WorkshopError {
     /// The board could not be loaded.
     #[error(transparent)]
     Sudoku(#[from] SudokuError),
+    /// The puzzle's variant is one the workshop does not take.
+    #[error("{0}")]
+    Unsupported(String),
     /// A step disagreed with the solution the engine found: a bug, reported rather than
     /// printed as a deduction.
     #[error("internal error (please report): the step \"{0}\" contradicts the solution")]
@@ -147,13 +151,7 @@ impl Workshop {
         self.check_shape(board)?;
         let unique =
             technique >= Technique::UniqueRectangle1 && self.unique_solution(board).is_ok();
-        let mut grid = Grid::new(&self.geo, board);
-        let rules = Rules {
-            up_to: technique,
-            unique,
-        };
-        logic::run(&mut grid, rules, |_| {});
-        Ok(Candidates::of(&grid, self.shape))
+        Ok(candidates_after_on(&self.geo, board, technique, unique))
     }
 
     /// The next step for `board`: the simplest technique that applies to its pencil
@@ -165,23 +163,7 @@ impl Workshop {
     /// such a board would be a guess.
     pub fn hint(&mut self, board: &Board, guess: bool) -> Result<Hint, WorkshopError> {
         let solution = self.unique_solution(board)?;
-        if board.is_complete() {
-            return Ok(Hint::Solved);
-        }
-        let grid = Grid::new(&self.geo, board);
-        if let Some(step) = logic::next_step(&grid, Rules::all(true)) {
-            check(&step, &solution, &self.geo)?;
-            return Ok(Hint::Step(step.to_step(&self.geo)));
-        }
-        let guesses = if guess {
-            guess_plan(&grid, &solution)
-                .iter()
-                .map(|f| f.to_step(&self.geo))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Ok(Hint::NeedsGuess { guesses })
+        hint_on(&self.geo, board, &solution, guess)
     }
 
     /// The whole solve, step by step, always the simplest step that applies; when none
@@ -216,25 +198,180 @@ impl Workshop {
     fn walk(
         &mut self,
         board: &Board,
-        mut visit: impl FnMut(&Found, &Geometry),
+        visit: impl FnMut(&Found, &Geometry),
     ) -> Result<(usize, Board), WorkshopError> {
         let solution = self.unique_solution(board)?;
-        let geo = &self.geo;
-        let mut grid = Grid::new(geo, board);
-        let mut guesses = 0;
-        while !grid.is_solved() {
-            let step = match logic::next_step(&grid, Rules::all(true)) {
-                Some(step) => step,
-                None => {
-                    guesses += 1;
-                    guess_at(&grid, &solution, fewest_candidates(&grid))
-                }
-            };
-            check(&step, &solution, geo)?;
-            grid.apply(&step);
-            visit(&step, geo);
-        }
+        let guesses = walk_on(&self.geo, board, &solution, visit)?;
         Ok((guesses, solution))
+    }
+}
+
+/// The candidates of `board` after every step up to `technique`.
+fn candidates_after_on(
+    geo: &Geometry,
+    board: &Board,
+    technique: Technique,
+    unique: bool,
+) -> Candidates {
+    let mut grid = Grid::new(geo, board);
+    let rules = Rules {
+        up_to: technique,
+        unique,
+    };
+    logic::run(&mut grid, rules, |_| {});
+    Candidates::of(&grid, board.shape())
+}
+
+/// The next step for `board`, whose one solution is `solution`.
+fn hint_on(
+    geo: &Geometry,
+    board: &Board,
+    solution: &Board,
+    guess: bool,
+) -> Result<Hint, WorkshopError> {
+    if board.is_complete() {
+        return Ok(Hint::Solved);
+    }
+    let grid = Grid::new(geo, board);
+    if let Some(step) = logic::next_step(&grid, Rules::all(true)) {
+        check(&step, solution, geo)?;
+        return Ok(Hint::Step(step.to_step(geo)));
+    }
+    let guesses = if guess {
+        guess_plan(&grid, solution)
+            .iter()
+            .map(|f| f.to_step(geo))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Hint::NeedsGuess { guesses })
+}
+
+/// Solves `board` by steps and guesses, checking each against `solution`; returns the
+/// number of guesses.
+fn walk_on(
+    geo: &Geometry,
+    board: &Board,
+    solution: &Board,
+    mut visit: impl FnMut(&Found, &Geometry),
+) -> Result<usize, WorkshopError> {
+    let mut grid = Grid::new(geo, board);
+    let mut guesses = 0;
+    while !grid.is_solved() {
+        let step = match logic::next_step(&grid, Rules::all(true)) {
+            Some(step) => step,
+            None => {
+                guesses += 1;
+                guess_at(&grid, solution, fewest_candidates(&grid))
+            }
+        };
+        check(&step, solution, geo)?;
+        grid.apply(&step);
+        visit(&step, geo);
+    }
+    Ok(guesses)
+}
+
+/// The workshop for variant puzzles whose rules keep digits apart in houses, cages and
+/// pairs: x, windoku, jigsaw, killer, anti-knight and anti-king, alone or combined
+/// (non-consecutive is no such rule). The same techniques run over the variant's houses
+/// (its diagonals, windows or regions), cells see each other through cages and knight or
+/// king moves too, killer cages add [`Technique::CageCombinations`], and unique
+/// rectangles are left out (a variant's rules may forbid the swap they rest on).
+///
+/// ```
+/// use bitcsp::sudoku::variants::VariantPuzzle;
+/// use bitcsp::sudoku::workshop::VariantWorkshop;
+/// let x = "..8.......5..29..1...7..8.2.6..9...4..5......7..4..1.9..6.2......1.3.8...........";
+/// let puzzle = VariantPuzzle::parse(x, &"x".parse()?, None)?;
+/// let explanation = VariantWorkshop::new().explain(&puzzle)?;
+/// assert!(puzzle.check_solution(&explanation.solution).is_ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Default)]
+pub struct VariantWorkshop {
+    solver: VariantSolver,
+}
+
+impl VariantWorkshop {
+    /// A workshop for variant puzzles.
+    pub fn new() -> Self {
+        VariantWorkshop::default()
+    }
+
+    fn geometry(puzzle: &VariantPuzzle) -> Result<Geometry, WorkshopError> {
+        Geometry::for_variant(puzzle).map_err(WorkshopError::Unsupported)
+    }
+
+    /// The solution of `puzzle`, proved to be the only one.
+    ///
+    /// # Errors
+    /// [`WorkshopError::NoSolution`] or [`WorkshopError::MultipleSolutions`].
+    pub fn unique_solution(&mut self, puzzle: &VariantPuzzle) -> Result<Board, WorkshopError> {
+        if puzzle.find_clash().is_some() {
+            return Err(WorkshopError::NoSolution);
+        }
+        let (solver, cells) = self.solver.load(puzzle)?;
+        let found: Vec<crate::Solution> = solver.solutions().take(2).collect();
+        match found.as_slice() {
+            [] => Err(WorkshopError::NoSolution),
+            [one] => Ok(sudoku::decode(&puzzle.board, cells, one)),
+            _ => Err(WorkshopError::MultipleSolutions),
+        }
+    }
+
+    /// The pencil marks of `puzzle` (digits not placed in any cell it must differ from),
+    /// or those after every step up to `after`.
+    ///
+    /// # Errors
+    /// [`WorkshopError::Unsupported`] for a variant the workshop does not take.
+    pub fn candidates(
+        &mut self,
+        puzzle: &VariantPuzzle,
+        after: Option<Technique>,
+    ) -> Result<Candidates, WorkshopError> {
+        let geo = Self::geometry(puzzle)?;
+        Ok(match after {
+            None => Candidates::of(&Grid::new(&geo, &puzzle.board), puzzle.board.shape()),
+            Some(t) => candidates_after_on(&geo, &puzzle.board, t, false),
+        })
+    }
+
+    /// The next step (see [`Workshop::hint`]).
+    ///
+    /// # Errors
+    /// As [`Workshop::hint`], and [`WorkshopError::Unsupported`].
+    pub fn hint(&mut self, puzzle: &VariantPuzzle, guess: bool) -> Result<Hint, WorkshopError> {
+        let geo = Self::geometry(puzzle)?;
+        let solution = self.unique_solution(puzzle)?;
+        hint_on(&geo, &puzzle.board, &solution, guess)
+    }
+
+    /// The whole solve (see [`Workshop::explain`]).
+    ///
+    /// # Errors
+    /// As [`Workshop::explain`], and [`WorkshopError::Unsupported`].
+    pub fn explain(&mut self, puzzle: &VariantPuzzle) -> Result<Explanation, WorkshopError> {
+        let geo = Self::geometry(puzzle)?;
+        let solution = self.unique_solution(puzzle)?;
+        let mut steps = Vec::new();
+        let guesses = walk_on(&geo, &puzzle.board, &solution, |f, geo| {
+            steps.push(f.to_step(geo))
+        })?;
+        Ok(Explanation {
+            steps,
+            guesses,
+            solution,
+        })
+    }
+
+    /// The grade (see [`Workshop::grade`]).
+    ///
+    /// # Errors
+    /// As [`Workshop::grade`], and [`WorkshopError::Unsupported`].
+    pub fn grade(&mut self, puzzle: &VariantPuzzle) -> Result<Grade, WorkshopError> {
+        Ok(self.explain(puzzle)?.grade())
     }
 }
 

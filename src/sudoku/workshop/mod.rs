@@ -39,10 +39,10 @@ mod techniques;
 
 pub use candidates::Candidates;
 pub use class::{Class, Grade, UnknownClass};
-pub use desk::{Explanation, Hint, Workshop, WorkshopError};
+pub use desk::{Explanation, Hint, VariantWorkshop, Workshop, WorkshopError};
 pub use digits::{Digits, Iter};
 pub use generate::{generate, Generator, Symmetry, UnknownSymmetry};
-pub use geometry::House;
+pub use geometry::{House, HouseKind};
 pub use step::{Mark, Step};
 pub use technique::{Technique, UnknownTechnique};
 

@@ -15,6 +15,9 @@ pub enum Technique {
     NakedSingle,
     /// A digit with one place left in a row, column or box.
     HiddenSingle,
+    /// Killer: the digits of a cage's cells that no set of distinct digits making its sum
+    /// (and fitting the other cells' candidates) uses.
+    CageCombinations,
     /// A digit confined to one row or column within a box: gone from the rest of that line.
     Pointing,
     /// A digit confined to one box within a row or column: gone from the rest of that box.
@@ -65,10 +68,11 @@ pub enum Technique {
 
 impl Technique {
     /// The techniques that deduce, simplest first (without [`Technique::Guess`]).
-    pub const LADDER: [Technique; 24] = [
+    pub const LADDER: [Technique; 25] = [
         Technique::FullHouse,
         Technique::NakedSingle,
         Technique::HiddenSingle,
+        Technique::CageCombinations,
         Technique::Pointing,
         Technique::Claiming,
         Technique::NakedPair,
@@ -98,6 +102,7 @@ impl Technique {
             Technique::FullHouse => "full house",
             Technique::NakedSingle => "naked single",
             Technique::HiddenSingle => "hidden single",
+            Technique::CageCombinations => "cage combinations",
             Technique::Pointing => "pointing",
             Technique::Claiming => "claiming",
             Technique::NakedPair => "naked pair",
@@ -129,6 +134,7 @@ impl Technique {
             Technique::FullHouse => 1.0,
             Technique::NakedSingle => 1.5,
             Technique::HiddenSingle => 2.0,
+            Technique::CageCombinations => 2.3,
             Technique::Pointing => 2.6,
             Technique::Claiming => 2.8,
             Technique::NakedPair => 3.0,

@@ -95,7 +95,7 @@ impl<'a, 'g> Search<'a, 'g> {
             Vec::new()
         };
         let states = (first_group as usize + groups.len()) * 2;
-        let mut groups_in = vec![Vec::new(); 3 * n * n];
+        let mut groups_in = vec![Vec::new(); grid.geo.houses.len() * n];
         for (i, g) in groups.iter().enumerate() {
             let geo = grid.geo;
             for h in geo.houses_of[g.cells[0]] {
@@ -174,11 +174,12 @@ impl<'a, 'g> Search<'a, 'g> {
     /// The houses holding every cell of `cells`.
     fn houses_of(&self, cells: &[usize]) -> impl Iterator<Item = usize> + '_ {
         let geo = self.grid.geo;
-        let first = cells.first().copied();
         let all: Cells = cells.iter().copied().collect();
-        (0..3)
-            .filter_map(move |k| first.map(|c| geo.houses_of[c][k]))
-            .filter(move |&h| all.iter().all(|&c| geo.houses_of[c].contains(&h)))
+        let first: &[usize] = cells.first().map_or(&[], |&c| &geo.all_houses_of[c]);
+        first
+            .iter()
+            .copied()
+            .filter(move |&h| all.iter().all(|&c| geo.all_houses_of[c].contains(&h)))
     }
 
     /// The nodes strongly linked to `node`.

@@ -15,7 +15,7 @@ struct Cluster {
 
 /// The clusters of digit `d` with at least two links.
 fn clusters(grid: &Grid, d: u8) -> Vec<Cluster> {
-    let all = links(grid, d, 0..3 * grid.geo.side);
+    let all = links(grid, d, 0..grid.geo.houses.len());
     let mut done = vec![false; all.len()];
     let mut out = Vec::new();
     for start in 0..all.len() {

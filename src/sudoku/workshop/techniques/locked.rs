@@ -4,26 +4,29 @@ use super::super::grid::Grid;
 use super::super::step::{symbol, Found};
 use super::super::technique::Technique;
 
-/// Pointing (`from` boxes onto lines) or claiming (`from` lines onto boxes): a digit
-/// whose places in one house all lie in one other house is removed from the rest of
-/// that other house.
+/// Pointing (from a box or region onto another house) or claiming (from any other house):
+/// a digit whose places in one house all lie in one other house is removed from the rest
+/// of that other house.
 fn locked(grid: &Grid, technique: Technique) -> Option<Found> {
     let geo = grid.geo;
     let n = geo.side;
     let pointing = technique == Technique::Pointing;
-    let sources = if pointing { 2 * n..3 * n } else { 0..2 * n };
-    for h in sources {
+    for h in 0..geo.houses.len() {
+        if geo.is_block(h) != pointing {
+            continue;
+        }
         for d in 1..=n as u8 {
             let cells: Vec<usize> = grid.cells_with(h, d).collect();
             if cells.len() < 2 {
                 continue;
             }
-            // The other house holding all of them: for a box, their shared row or
-            // column; for a line, their shared box.
-            let kinds: &[usize] = if pointing { &[0, 1] } else { &[2] };
-            for &k in kinds {
-                let target = geo.houses_of[cells[0]][k];
-                if target == h || cells.iter().any(|&c| geo.houses_of[c][k] != target) {
+            // Another house holding all of them.
+            for &target in &geo.all_houses_of[cells[0]] {
+                if target == h
+                    || cells
+                        .iter()
+                        .any(|&c| !geo.all_houses_of[c].contains(&target))
+                {
                     continue;
                 }
                 let eliminations: Vec<(usize, u8)> = grid

@@ -1,6 +1,7 @@
 //! The pattern finders, one file per family. Each looks at the candidates alone and
 //! returns the first instance of its pattern that changes something.
 
+mod cages;
 mod chains;
 mod colouring;
 mod combinations;
@@ -23,6 +24,7 @@ pub(crate) fn find(grid: &Grid, technique: Technique) -> Option<Found> {
         Technique::FullHouse => singles::full_house(grid),
         Technique::NakedSingle => singles::naked_single(grid),
         Technique::HiddenSingle => singles::hidden_single(grid),
+        Technique::CageCombinations => cages::cage_combinations(grid),
         Technique::Pointing => locked::pointing(grid),
         Technique::Claiming => locked::claiming(grid),
         Technique::NakedPair => subsets::naked(grid, 2, technique),

@@ -11,6 +11,10 @@ use super::super::technique::Technique;
 /// fourth loses both. Only sound for a puzzle known to have one solution.
 pub fn unique_rectangle(grid: &Grid) -> Option<Found> {
     let geo = grid.geo;
+    if !geo.plain {
+        // A variant's extra rules may forbid the swap the argument rests on.
+        return None;
+    }
     let n = geo.side;
     for r1 in 0..n {
         for r2 in r1 + 1..n {

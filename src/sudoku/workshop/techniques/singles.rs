@@ -52,7 +52,9 @@ pub fn naked_single(grid: &Grid) -> Option<Found> {
 pub fn hidden_single(grid: &Grid) -> Option<Found> {
     let geo = grid.geo;
     let n = geo.side;
-    let order = (2 * n..3 * n).chain(0..2 * n);
+    let order = (2 * n..3 * n)
+        .chain(0..2 * n)
+        .chain(3 * n..geo.houses.len());
     for h in order {
         for d in 1..=n as u8 {
             let places = grid.places(h, d);

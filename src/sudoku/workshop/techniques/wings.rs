@@ -104,7 +104,6 @@ pub fn xyz_wing(grid: &Grid) -> Option<Found> {
 /// one end seeing each: one of the two cells is `y`.
 pub fn w_wing(grid: &Grid) -> Option<Found> {
     let geo = grid.geo;
-    let n = geo.side;
     let bivalue: Vec<usize> = grid.empty_cells().filter(|&c| grid.count(c) == 2).collect();
     for (i, &a) in bivalue.iter().enumerate() {
         for &b in &bivalue[i + 1..] {
@@ -117,7 +116,7 @@ pub fn w_wing(grid: &Grid) -> Option<Found> {
                 if eliminations.is_empty() {
                     continue;
                 }
-                for link in links(grid, x, 0..3 * n) {
+                for link in links(grid, x, 0..geo.houses.len()) {
                     let ends = [(link.a, link.b), (link.b, link.a)];
                     let Some(&(ea, eb)) = ends.iter().find(|&&(ea, eb)| {
                         geo.sees(ea, a)
