@@ -9,7 +9,7 @@
 //!
 //! ```
 //! use bitcsp::sudoku::variants::{self, VariantPuzzle};
-//! let x = "..8.......5..29..1...7..8.2.6..9...4..5......7..4..1.9..6.2......1.3.8...........";
+//! let x = "8.3.7.........8.69..7.......193..2..4............4.....64....7............8.6...1";
 //! let puzzle = VariantPuzzle::parse(x, &"x".parse()?, None)?;
 //! let solution = variants::solve(&puzzle)?.expect("a solution");
 //! assert!(puzzle.check_solution(&solution).is_ok());

@@ -29,7 +29,7 @@ pub struct Cage {
 /// assert!(puzzle.check_solution(&solution).is_ok());
 /// // The same givens with a region of 3 cells are refused, saying why.
 /// let bad = VariantPuzzle::parse("1............... 1112122233343441", &"jigsaw".parse()?, None);
-/// assert_eq!(bad.unwrap_err().to_string(), "region 4 has 3 cells, not 4");
+/// assert_eq!(bad.unwrap_err().to_string(), "region 1 has 5 cells, not 4");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
