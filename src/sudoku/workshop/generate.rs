@@ -164,6 +164,21 @@ impl Generator {
         }
     }
 
+    /// Full grid number `index` of this generator's seed: random, valid, and the same for
+    /// the same seed and index (the grids puzzles are carved from).
+    ///
+    /// # Errors
+    /// Only if the engine fails on a board it should take (a bug).
+    pub fn grid(&mut self, index: u64) -> Result<Board, WorkshopError> {
+        for attempt in 0.. {
+            let mut random = XorShift(mix(self.seed, index, attempt));
+            if let Some(grid) = self.full_grid(&mut random)? {
+                return Ok(grid);
+            }
+        }
+        unreachable!("the attempts never end")
+    }
+
     /// A random full grid: a few random digits placed without clashes, completed by the
     /// engine, then shuffled by the transformations that keep a grid valid (digits
     /// relabelled, rows within bands, bands, columns within stacks, stacks).

@@ -1,0 +1,92 @@
+//! Large Sudoku boards: random full grids with half of their cells kept uniformly at
+//! random, one puzzle per seed, each solved by bitcsp on one thread with a time limit.
+//!
+//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10]`
+//!
+//! Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances are the
+//! same on every run; `--print` writes the puzzles instead of solving them.
+
+use std::time::Duration;
+
+use bitcsp::sudoku::workshop::{Generator, Symmetry};
+use bitcsp::sudoku::{self, BoxShape};
+use bitcsp::Solver;
+use cpu_time::ThreadTime;
+
+fn arg(name: &str) -> Option<String> {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1).cloned())
+}
+
+/// A xorshift step, for choosing the kept cells.
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+fn main() {
+    let size = arg("--size").unwrap_or_else(|| "6x6".into());
+    let (r, c) = size.split_once('x').expect("RxC");
+    let shape = BoxShape {
+        rows: r.parse().expect("rows"),
+        cols: c.parse().expect("cols"),
+    };
+    let seeds = arg("--seeds").unwrap_or_else(|| "1..=100".into());
+    let (from, to) = seeds.split_once("..=").expect("A..=B");
+    let (from, to): (u64, u64) = (from.parse().expect("A"), to.parse().expect("B"));
+    let keep: f64 = arg("--keep").and_then(|k| k.parse().ok()).unwrap_or(0.5);
+    let limit =
+        Duration::from_secs_f64(arg("--limit").and_then(|l| l.parse().ok()).unwrap_or(10.0));
+    let print = std::env::args().any(|a| a == "--print");
+    let n = shape.side();
+    let mut times = Vec::new();
+    let mut unsolved = Vec::new();
+    for seed in from..=to {
+        let mut generator = Generator::new(shape, Symmetry::None, None, seed).expect("a shape");
+        let grid = generator.grid(0).expect("a grid");
+        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut puzzle = grid.clone();
+        for cell in 0..n * n {
+            if (next(&mut state) % 1_000_000) as f64 >= keep * 1e6 {
+                puzzle.set(cell / n, cell % n, 0);
+            }
+        }
+        if print {
+            println!("{}", puzzle.to_numbers());
+            continue;
+        }
+        let (model, cells) = sudoku::model(&puzzle).expect("a model");
+        let mut solver = Solver::new(&model);
+        sudoku::configure(&mut solver, &puzzle);
+        solver.set_time_limit(Some(limit));
+        let started = ThreadTime::now();
+        let found = solver
+            .solve()
+            .solution()
+            .map(|s| sudoku::decode(&puzzle, &cells, &s));
+        let t = started.elapsed();
+        match found {
+            Some(solution) if solution.check_solves(&puzzle).is_ok() => times.push(t),
+            Some(_) => panic!("seed {seed}: a wrong solution"),
+            None => unsolved.push(seed),
+        }
+    }
+    if print {
+        return;
+    }
+    times.sort();
+    let median = times.get(times.len() / 2).copied().unwrap_or_default();
+    let max = times.last().copied().unwrap_or_default();
+    println!(
+        "{n}x{n}, {:.0} % kept, seeds {from}..={to}: {} solved (median {:.3} s, slowest {:.3} s), unsolved within {:.0} s: {unsolved:?}",
+        keep * 100.0,
+        times.len(),
+        median.as_secs_f64(),
+        max.as_secs_f64(),
+        limit.as_secs_f64()
+    );
+}
