@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 mod common;
 use common::{
-    assert_no_panic, binary, bitcsp, interrupt_after, lines, run, run_limited, temp_dir, temp_file,
-    Random, PUZZLE, SOLUTION,
+    assert_no_panic, binary, bitcsp, interrupt_after, lines, run, run_limited, run_with_stdin,
+    temp_dir, temp_file, Random, PUZZLE, SOLUTION,
 };
 
 /// A virtual-memory cap the binary meets with room to spare, and that the unbounded
@@ -375,5 +375,155 @@ fn a_folder_given_as_input_cannot_be_read() {
         let (_, err, code) = bitcsp(&args);
         assert_eq!(code, Some(1), "{args:?}");
         assert!(err.contains(&format!("{folder}: cannot read:")), "{err}");
+    }
+}
+
+/// Split → part → merge on N-Queens: the totals, whatever the number of parts.
+fn split_part_merge(n: &str, k: &str, symmetry: bool) -> (String, Option<i32>) {
+    let mut args = vec!["queens", n, "--count", "--split", k];
+    if symmetry {
+        args.push("--symmetry");
+    }
+    let parts = run_with_stdin(&args, b"");
+    assert_eq!(parts.status.code(), Some(0));
+    let again = run_with_stdin(&args, b"");
+    assert_eq!(parts.stdout, again.stdout, "the split is deterministic");
+    let answers = run_with_stdin(&["part"], &parts.stdout);
+    assert_eq!(answers.status.code(), Some(0));
+    let merged = run_with_stdin(&["merge"], &answers.stdout);
+    (
+        String::from_utf8_lossy(&merged.stdout).trim().to_owned(),
+        merged.status.code(),
+    )
+}
+
+#[test]
+fn split_counts_add_up_to_the_whole_count_for_any_number_of_parts() {
+    for (n, total) in [("8", "92"), ("10", "724"), ("12", "14200")] {
+        for k in ["1", "7", "50", "300"] {
+            for symmetry in [false, true] {
+                assert_eq!(
+                    split_part_merge(n, k, symmetry),
+                    (total.to_owned(), Some(0)),
+                    "n {n} k {k} symmetry {symmetry}"
+                );
+            }
+        }
+    }
+}
+
+fn answer_lines(n: &str, k: &str) -> Vec<String> {
+    let parts = run_with_stdin(&["queens", n, "--count", "--split", k], b"");
+    let answers = run_with_stdin(&["part"], &parts.stdout);
+    String::from_utf8_lossy(&answers.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn merge(lines: &[String]) -> (String, String, Option<i32>) {
+    let input: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let out = run_with_stdin(&["merge"], input.as_bytes());
+    (
+        String::from_utf8_lossy(&out.stdout).trim().to_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code(),
+    )
+}
+
+#[test]
+fn merge_refuses_a_total_while_parts_are_missing_unfinished_or_foreign() {
+    let lines = answer_lines("10", "20");
+    let k = lines.len();
+    assert_eq!(merge(&lines).0, "724");
+    // A part missing: no total, the missing part named; answering it completes the total.
+    let mut missing = lines.clone();
+    let third = missing.remove(2);
+    let (out, err, status) = merge(&missing);
+    assert_eq!((out.as_str(), status), ("", Some(1)));
+    assert!(err.contains(&format!("missing 1 of {k} parts: 3")), "{err}");
+    missing.push(third);
+    assert_eq!(merge(&missing).0, "724");
+    // A duplicate is reported and counted once.
+    let mut twice = lines.clone();
+    twice.push(lines[0].clone());
+    let (out, err, status) = merge(&twice);
+    assert_eq!((out.as_str(), status), ("724", Some(0)));
+    assert!(
+        err.contains("answered more than once (kept one): 1"),
+        "{err}"
+    );
+    // Two different counts for one part: refused.
+    let mut conflict = lines.clone();
+    conflict.push(lines[0].replacen(" count=", " count=9", 1));
+    assert_eq!(merge(&conflict).2, Some(1));
+    // An answer of another split: refused.
+    let mut foreign = lines.clone();
+    foreign.push(answer_lines("10", "5")[0].clone());
+    let (_, err, status) = merge(&foreign);
+    assert_eq!(status, Some(1));
+    assert!(err.contains("another split"), "{err}");
+    // Unfinished parts (a node limit of 1): listed, no total.
+    let parts = run_with_stdin(&["queens", "10", "--count", "--split", "20"], b"");
+    let limited = run_with_stdin(&["part", "--node-limit", "1"], &parts.stdout);
+    assert_eq!(limited.status.code(), Some(3));
+    let limited: Vec<String> = String::from_utf8_lossy(&limited.stdout)
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    let (out, err, status) = merge(&limited);
+    assert_eq!((out.as_str(), status), ("", Some(1)));
+    assert!(err.contains("unfinished"), "{err}");
+}
+
+#[test]
+fn a_part_line_of_another_model_or_garbled_is_refused_and_the_rest_answered() {
+    let parts = run_with_stdin(&["queens", "8", "--count", "--split", "10"], b"");
+    let text = String::from_utf8_lossy(&parts.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    let tampered = lines[0].replacen(" n=8 ", " n=9 ", 1);
+    let input = format!("{tampered}\nnot a part\n{}\n", lines[1..].join("\n"));
+    let path = temp_file("parts.txt", input.as_bytes());
+    let out = run_with_stdin(&["part", &path], b"");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("{path}:1: the model fingerprint")),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{path}:2: ")), "{err}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).lines().count(),
+        lines.len() - 1
+    );
+}
+
+#[test]
+fn gnu_parallel_runs_the_parts_and_merge_adds_them_up() {
+    if std::process::Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped: GNU parallel is not installed (apt-get install parallel)");
+        return;
+    }
+    let binary = env!("CARGO_BIN_EXE_bitcsp");
+    for (n, total) in [("14", "365596"), ("15", "2279184")] {
+        let script = format!(
+            "'{binary}' queens {n} --count --split 60 | parallel --will-cite --pipe -N 4 '{binary}' part | '{binary}' merge"
+        );
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&script)
+            .output()
+            .expect("sh");
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), total);
     }
 }

@@ -9,6 +9,7 @@ mod outcome;
 mod parallel;
 mod restarts;
 mod solver;
+mod split;
 mod stats;
 mod strategy;
 

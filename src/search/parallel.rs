@@ -24,8 +24,8 @@ pub(crate) const SUBPROBLEMS: usize = 256;
 const MAX_SPLIT_DEPTH: usize = 6;
 
 /// A subproblem: root fixes, and its share of the whole tree (for progress).
-struct Subproblem {
-    fixes: Vec<(u32, i64)>,
+pub(super) struct Subproblem {
+    pub(super) fixes: Vec<(u32, i64)>,
     weight: f64,
 }
 
@@ -329,13 +329,14 @@ impl Solver {
         self.begin_split();
         let started = Instant::now();
         let limits = self.limits().clone();
-        let (subproblems, settled) = match self.split(&Budget::start(&limits, started)) {
-            Ok(split) => split,
-            Err(reason) => {
-                self.end_split(Some(reason));
-                return Some(reason);
-            }
-        };
+        let (subproblems, settled) =
+            match self.split_tree(&Budget::start(&limits, started), SUBPROBLEMS, true) {
+                Ok(split) => split,
+                Err(reason) => {
+                    self.end_split(Some(reason));
+                    return Some(reason);
+                }
+            };
         let cancel = limits
             .cancel
             .clone()
@@ -401,11 +402,28 @@ impl Solver {
         stop
     }
 
+    /// The root fixes of about `target` subproblems (at least `target` unless the tree has
+    /// fewer branches, at most one branching more), in split order, for [`Solver::split`].
+    pub(super) fn split_fixes(
+        &mut self,
+        target: usize,
+    ) -> Result<Vec<Vec<(u32, i64)>>, StopReason> {
+        let limits = self.limits().clone();
+        let budget = Budget::start(&limits, Instant::now());
+        let (subproblems, _) = self.split_tree(&budget, target.max(1), false)?;
+        Ok(subproblems.into_iter().map(|s| s.fixes).collect())
+    }
+
     /// The subproblems, in the order a depth-first search would meet them, and the share
     /// of the tree the split itself settled (subtrees whose root failed); or why the
     /// `budget` stopped the split (each subproblem costs a root propagation, which on a
     /// large model is long enough for a limit to pass during the split).
-    fn split(&mut self, budget: &Budget) -> Result<(Vec<Subproblem>, f64), StopReason> {
+    fn split_tree(
+        &mut self,
+        budget: &Budget,
+        target: usize,
+        whole_levels: bool,
+    ) -> Result<(Vec<Subproblem>, f64), StopReason> {
         let mut settled = 0.0;
         // The user's assumptions are the root of every subproblem, and stay afterwards.
         let assumed = self.assumptions().to_vec();
@@ -413,13 +431,20 @@ impl Solver {
             fixes: assumed.clone(),
             weight: 1.0,
         }];
-        for _ in 0..MAX_SPLIT_DEPTH {
-            if level.len() >= SUBPROBLEMS {
+        for _ in 0..MAX_SPLIT_DEPTH.max(target.ilog2() as usize) {
+            if level.len() >= target {
                 break;
             }
             let mut next = Vec::with_capacity(level.len() * 4);
             let mut split_any = false;
-            for sub in level {
+            let count = level.len();
+            for (j, sub) in level.into_iter().enumerate() {
+                // Without whole levels, the split stops at the target: the rest of the
+                // level stays as it is (still in depth-first order).
+                if !whole_levels && next.len() + (count - j) >= target {
+                    next.push(sub);
+                    continue;
+                }
                 if let Some(reason) = budget.check_clock() {
                     self.set_assumptions(assumed);
                     return Err(reason);

@@ -15,8 +15,10 @@ mod generate_cmd;
 mod input;
 mod interrupt;
 mod output;
+mod parts;
 mod progress;
 mod queens_cmd;
+mod split_cmd;
 mod sudoku_cmd;
 mod workshop_cmd;
 
@@ -50,6 +52,27 @@ enum Command {
     Color(ColorArgs),
     /// Solve a FlatZinc model as MiniZinc expects of a solver (`-` reads standard input).
     Fzn(FznArgs),
+    /// Count each part line of a split (from `queens --count --split K`) and print its
+    /// answer line.
+    Part(PartArgs),
+    /// Add up the answer lines of one split, or list the parts missing or unfinished.
+    Merge(MergeArgs),
+}
+
+/// Options of `bitcsp part`.
+#[derive(Args, Debug)]
+struct PartArgs {
+    /// Files of part lines (`-` or none: standard input).
+    files: Vec<String>,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+/// Options of `bitcsp merge`.
+#[derive(Args, Debug)]
+struct MergeArgs {
+    /// Files of answer lines (`-` or none: standard input).
+    files: Vec<String>,
 }
 
 /// Options of `bitcsp fzn`, with MiniZinc's standard flags.
@@ -109,6 +132,10 @@ struct QueensArgs {
     /// Count with the mirror symmetry broken (half the boards, doubled).
     #[arg(long, requires = "counting", conflicts_with = "limit")]
     symmetry: bool,
+    /// Print about K part lines instead of counting: each a self-contained subproblem for
+    /// `bitcsp part`, whose answers `bitcsp merge` adds up (docs/DISTRIBUTED.md).
+    #[arg(long, value_name = "K", requires = "counting", conflicts_with = "limit", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    split: Option<u64>,
     /// Worker threads for --count and --all (default: one per core). Counts and the order
     /// of --all do not depend on it.
     #[arg(long, requires = "many", value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -359,6 +386,13 @@ fn sudoku(command: SudokuCommand) -> exit::Outcome {
 }
 
 fn queens(args: QueensArgs) -> exit::Outcome {
+    if let Some(k) = args.split {
+        let limits = split_cmd::Limits {
+            time: args.limits.time_limit,
+            nodes: args.limits.node_limit,
+        };
+        return split_cmd::split_queens(args.n as usize, args.symmetry, k as usize, limits);
+    }
     let mode = if args.count {
         queens_cmd::Mode::Count {
             limit: args.limit,
@@ -410,6 +444,14 @@ fn main() -> ExitCode {
         Command::Sudoku(command) => sudoku(command),
         Command::Queens(args) => queens(args),
         Command::Color(args) => color(args),
+        Command::Part(args) => split_cmd::part(
+            &args.files,
+            split_cmd::Limits {
+                time: args.limits.time_limit,
+                nodes: args.limits.node_limit,
+            },
+        ),
+        Command::Merge(args) => split_cmd::merge(&args.files),
         Command::Fzn(FznArgs {
             install: Some(dir), ..
         }) => fzn_install::run(dir.as_deref()),
