@@ -55,7 +55,9 @@ pub fn split_queens(n: usize, symmetry: bool, k: usize, limits: Limits) -> Outco
         }
     };
     let per_piece = k.div_ceil(pieces.len()).max(1);
-    let mut lines: Vec<(usize, u64, Vec<(usize, i32)>)> = Vec::new();
+    // Each part: its mirror piece, the piece's weight, the root fixes.
+    type Planned = (usize, u64, Vec<(usize, i32)>);
+    let mut lines: Vec<Planned> = Vec::new();
     for (p, piece) in pieces.iter().enumerate() {
         match solver(piece, limits).split(per_piece) {
             Ok(parts) => lines.extend(parts.into_iter().map(|fixes| {
