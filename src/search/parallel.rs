@@ -330,7 +330,7 @@ impl Solver {
         let started = Instant::now();
         let limits = self.limits().clone();
         let (subproblems, settled) =
-            match self.split_tree(&Budget::start(&limits, started), SUBPROBLEMS, true) {
+            match self.split_tree(&Budget::start(&limits, started), SUBPROBLEMS) {
                 Ok(split) => split,
                 Err(reason) => {
                     self.end_split(Some(reason));
@@ -402,15 +402,15 @@ impl Solver {
         stop
     }
 
-    /// The root fixes of about `target` subproblems (at least `target` unless the tree has
-    /// fewer branches, at most one branching more), in split order, for [`Solver::split`].
+    /// The root fixes of at least `target` subproblems (unless the tree has fewer branches),
+    /// whole levels deep, in split order, for [`Solver::split`].
     pub(super) fn split_fixes(
         &mut self,
         target: usize,
     ) -> Result<Vec<Vec<(u32, i64)>>, StopReason> {
         let limits = self.limits().clone();
         let budget = Budget::start(&limits, Instant::now());
-        let (subproblems, _) = self.split_tree(&budget, target.max(1), false)?;
+        let (subproblems, _) = self.split_tree(&budget, target.max(1))?;
         Ok(subproblems.into_iter().map(|s| s.fixes).collect())
     }
 
@@ -422,7 +422,6 @@ impl Solver {
         &mut self,
         budget: &Budget,
         target: usize,
-        whole_levels: bool,
     ) -> Result<(Vec<Subproblem>, f64), StopReason> {
         let mut settled = 0.0;
         // The user's assumptions are the root of every subproblem, and stay afterwards.
@@ -437,14 +436,7 @@ impl Solver {
             }
             let mut next = Vec::with_capacity(level.len() * 4);
             let mut split_any = false;
-            let count = level.len();
-            for (j, sub) in level.into_iter().enumerate() {
-                // Without whole levels, the split stops at the target: the rest of the
-                // level stays as it is (still in depth-first order).
-                if !whole_levels && next.len() + (count - j) >= target {
-                    next.push(sub);
-                    continue;
-                }
+            for sub in level {
                 if let Some(reason) = budget.check_clock() {
                     self.set_assumptions(assumed);
                     return Err(reason);

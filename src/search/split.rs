@@ -6,9 +6,11 @@ use super::solver::Solver;
 use crate::model::VarId;
 
 impl Solver {
-    /// Splits the search into about `target` parts (at least `target`, and fewer than
-    /// `target` plus one branching, unless the tree has fewer branches near the root), each
-    /// the root fixes that make one subproblem. Any
+    /// Splits the search into at least `target` parts (unless the tree has fewer branches
+    /// near the root), each the root fixes that make one subproblem. The split goes level
+    /// by level and always splits whole levels, so that the parts are of one depth and of
+    /// like sizes; the number of parts can therefore pass `target` by up to one branching
+    /// factor. Any
     /// solution lies in exactly one part, so counts over the parts add up to the count of
     /// the whole; with the fixes as assumptions ([`Solver::assume`]) a solver of the same
     /// model searches one part. Parts whose root fails are left out. The split depends
