@@ -64,6 +64,7 @@ mod xorshift;
 // Thin models on top of the core.
 pub mod coloring;
 pub mod flatzinc;
+pub mod parts;
 pub mod queens;
 pub mod sudoku;
 

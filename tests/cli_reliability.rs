@@ -527,3 +527,68 @@ fn gnu_parallel_runs_the_parts_and_merge_adds_them_up() {
         assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), total);
     }
 }
+
+#[test]
+fn colouring_splits_find_a_colouring_or_prove_there_is_none() {
+    let graph = "tests/data/coloring/queen6_6.col"; // chi = 7
+    let run = |k: &str| -> (String, Option<i32>) {
+        let parts = run_with_stdin(&["color", graph, "--colors", k, "--split", "20"], b"");
+        assert_eq!(parts.status.code(), Some(0));
+        let answers = run_with_stdin(&["part"], &parts.stdout);
+        let merged = run_with_stdin(&["merge"], &answers.stdout);
+        (
+            String::from_utf8_lossy(&merged.stdout).trim().to_owned(),
+            merged.status.code(),
+        )
+    };
+    let (found, status) = run("7");
+    assert_eq!(status, Some(0));
+    let colours: Vec<usize> = found
+        .strip_prefix("colorable: ")
+        .expect("a colouring")
+        .split(',')
+        .map(|c| c.parse().unwrap())
+        .collect();
+    let text = std::fs::read_to_string(graph).unwrap();
+    let parsed = bitcsp::coloring::Graph::from_dimacs(&text).unwrap();
+    assert!(parsed.graph.is_proper_coloring(&colours));
+    assert!(colours.iter().all(|&c| c < 7));
+    assert_eq!(run("6"), ("not colorable".to_owned(), Some(0)));
+}
+
+#[test]
+fn sudoku_count_splits_add_up_and_stop_at_the_limit() {
+    let text = std::fs::read_to_string("tests/data/sudoku/17_clue_sample.txt").unwrap();
+    for (k, line) in text.lines().take(4).enumerate() {
+        // A 17-clue puzzle with one given removed: thousands of solutions.
+        let mut cells: Vec<char> = line.chars().collect();
+        let given = cells.iter().position(|&c| c != '.').unwrap();
+        cells[given] = '.';
+        let puzzle: String = cells.into_iter().collect();
+        let whole = run_with_stdin(
+            &["sudoku", "count", "--limit", "1000000"],
+            puzzle.as_bytes(),
+        );
+        let parts = run_with_stdin(
+            &["sudoku", "count", "--limit", "1000000", "--split", "25"],
+            puzzle.as_bytes(),
+        );
+        let answers = run_with_stdin(&["part"], &parts.stdout);
+        let merged = run_with_stdin(&["merge"], &answers.stdout);
+        assert_eq!(merged.stdout, whole.stdout, "puzzle {k}");
+        let capped = run_with_stdin(
+            &["sudoku", "count", "--limit", "10", "--split", "25"],
+            puzzle.as_bytes(),
+        );
+        let answers = run_with_stdin(&["part"], &capped.stdout);
+        let merged = run_with_stdin(&["merge"], &answers.stdout);
+        assert_eq!(String::from_utf8_lossy(&merged.stdout).trim(), "10+");
+    }
+    let two = format!(
+        "{}\n{}\n",
+        text.lines().next().unwrap(),
+        text.lines().nth(1).unwrap()
+    );
+    let refused = run_with_stdin(&["sudoku", "count", "--split", "5"], two.as_bytes());
+    assert_eq!(refused.status.code(), Some(1));
+}

@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["compiled"],
     &["model"],
     &["search"],
-    &["coloring", "flatzinc", "queens", "sudoku"],
+    &["coloring", "flatzinc", "parts", "queens", "sudoku"],
 ];
 
 fn layer_of(module: &str) -> Option<usize> {

@@ -15,7 +15,6 @@ mod generate_cmd;
 mod input;
 mod interrupt;
 mod output;
-mod parts;
 mod progress;
 mod queens_cmd;
 mod split_cmd;
@@ -155,6 +154,10 @@ struct ColorArgs {
     /// Also write the colored graph as Graphviz DOT to this file.
     #[arg(long, value_name = "FILE")]
     dot: Option<String>,
+    /// Print at least P part lines deciding whether K colors suffice, for `bitcsp part`
+    /// and `bitcsp merge` (docs/DISTRIBUTED.md).
+    #[arg(long, value_name = "P", requires = "colors", conflicts_with = "dot", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    split: Option<u64>,
     /// Worker threads for the exhaustive searches (default: one per core). The answer and
     /// the coloring printed do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
@@ -180,6 +183,10 @@ enum SudokuCommand {
         /// Stop counting at this many solutions.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..))]
         limit: u64,
+        /// Print at least P part lines counting the (one) puzzle's solutions up to the
+        /// limit, for `bitcsp part` and `bitcsp merge` (docs/DISTRIBUTED.md).
+        #[arg(long, value_name = "P", value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        split: Option<u64>,
         #[command(flatten)]
         search: SearchArgs,
         #[command(flatten)]
@@ -332,6 +339,13 @@ fn sudoku(command: SudokuCommand) -> exit::Outcome {
         } => (Action::Solve, format, search, input),
         SudokuCommand::Count {
             limit,
+            split: Some(p),
+            search,
+            input,
+        } => return split_sudoku(&input, limit, p as usize, search.limits),
+        SudokuCommand::Count {
+            limit,
+            split: None,
             search,
             input,
         } => (Action::Count { limit }, Format::Line, search, input),
@@ -391,7 +405,11 @@ fn queens(args: QueensArgs) -> exit::Outcome {
             time: args.limits.time_limit,
             nodes: args.limits.node_limit,
         };
-        return split_cmd::split_queens(args.n as usize, args.symmetry, k as usize, limits);
+        let problem = bitcsp::parts::Problem::Queens {
+            n: args.n as usize,
+            symmetry: args.symmetry,
+        };
+        return split_cmd::split(&problem, k as usize, None, limits);
     }
     let mode = if args.count {
         queens_cmd::Mode::Count {
@@ -412,7 +430,56 @@ fn queens(args: QueensArgs) -> exit::Outcome {
     })
 }
 
+/// `sudoku count --split P`: the one puzzle of the input, split.
+fn split_sudoku(input: &InputArgs, limit: u64, p: usize, limits: LimitArgs) -> exit::Outcome {
+    let mut boards = Vec::new();
+    let read = split_cmd::read_lines(&input.files, |file, number, text| {
+        boards.push((file.to_owned(), number, text.to_owned()));
+        true
+    });
+    let [(file, number, text)] = boards.as_slice() else {
+        say!(
+            "bitcsp sudoku count --split: expected one puzzle, found {}",
+            boards.len()
+        );
+        return exit::Outcome::FAILED;
+    };
+    if !read {
+        return exit::Outcome::FAILED;
+    }
+    let board = match bitcsp::sudoku::Board::parse_with_shape(text, input.size) {
+        Ok(b) => b,
+        Err(e) => {
+            say!("{file}:{number}: {e}");
+            return exit::Outcome::FAILED;
+        }
+    };
+    let limits = split_cmd::Limits {
+        time: limits.time_limit,
+        nodes: limits.node_limit,
+    };
+    split_cmd::split(
+        &bitcsp::parts::Problem::Sudoku { board },
+        p,
+        Some(limit),
+        limits,
+    )
+}
+
 fn color(args: ColorArgs) -> exit::Outcome {
+    if let (Some(p), Some(k)) = (args.split, args.colors) {
+        let limits = split_cmd::Limits {
+            time: args.limits.time_limit,
+            nodes: args.limits.node_limit,
+        };
+        return match split_cmd::color_problem(&args.file, k as usize) {
+            Ok(problem) => split_cmd::split(&problem, p as usize, None, limits),
+            Err(e) => {
+                say!("bitcsp color: {e}");
+                exit::Outcome::FAILED
+            }
+        };
+    }
     color_cmd::run(&color_cmd::Settings {
         file: args.file,
         colors: args.colors.map(|k| k as usize),

@@ -1,96 +1,63 @@
-//! `bitcsp queens N --count --split K`, `bitcsp part` and `bitcsp merge`: a count split
-//! into self-contained part lines, each part counted anywhere, the answers added up.
+//! `--split` on `queens --count`, `color --colors K` and `sudoku count`; `bitcsp part`
+//! and `bitcsp merge`: a search split into self-contained part lines, each part searched
+//! anywhere, the answers added up (the formats: `bitcsp::parts`, docs/DISTRIBUTED.md).
 
 use std::io::BufRead;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use bitcsp::{queens, CountStatus, Solver, ValueOrder, VarId};
+use bitcsp::coloring::Graph;
+use bitcsp::parts::{self, Answer, Part, Problem};
 
 use crate::exit::Outcome;
 use crate::output::{Lost, Output};
-use crate::parts::{self, AnswerLine, PartLine};
 use crate::{interrupt, say};
 
-/// Limits for each part.
+/// Limits for the split or for each part.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     pub time: Option<Duration>,
     pub nodes: Option<u64>,
 }
 
-/// The pieces of the queens count: the whole board, or its mirror split.
-fn pieces(n: usize, symmetry: bool) -> Result<Vec<queens::Part>, String> {
-    let made = if symmetry {
-        queens::mirror_parts(n)
-    } else {
-        queens::model(n).map(|(model, rows)| {
-            vec![queens::Part {
-                model,
-                rows,
-                weight: 1,
-            }]
-        })
+impl Limits {
+    fn library(self) -> parts::Limits {
+        parts::Limits {
+            time: self.time,
+            nodes: self.nodes,
+            cancel: Some(interrupt::flag()),
+        }
+    }
+}
+
+/// Reads the graph of a colouring problem, with its file's fingerprint.
+fn read_graph(file: &str) -> Result<(Graph, u64), String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("{file}: cannot read: {e}"))?;
+    let parsed = Graph::read_dimacs(&bytes[..]).map_err(|e| format!("{file}: {e}"))?;
+    Ok((parsed.graph, parts::fingerprint(&bytes)))
+}
+
+/// Prints the part lines of `problem` split into at least `k` parts.
+pub fn split(problem: &Problem, k: usize, limit: Option<u64>, limits: Limits) -> Outcome {
+    let graph = match problem {
+        Problem::Color { file, .. } => match read_graph(file) {
+            Ok((g, _)) => Some(g),
+            Err(e) => {
+                say!("bitcsp: {e}");
+                return Outcome::FAILED;
+            }
+        },
+        _ => None,
     };
-    made.map_err(|e| e.to_string())
-}
-
-/// The solver every part line of the queens count is searched with (the split's too).
-fn solver(piece: &queens::Part, limits: Limits) -> Solver {
-    let mut solver = Solver::new(&piece.model);
-    solver
-        .set_value_order(ValueOrder::MiddleOut)
-        .set_time_limit(limits.time)
-        .set_node_limit(limits.nodes)
-        .set_cancel_flag(Some(interrupt::flag()));
-    solver
-}
-
-/// Prints about `k` part lines for counting the N-Queens boards.
-pub fn split_queens(n: usize, symmetry: bool, k: usize, limits: Limits) -> Outcome {
-    let pieces = match pieces(n, symmetry) {
+    let made = match parts::split(problem, graph.as_ref(), k, limit, &limits.library()) {
         Ok(p) => p,
         Err(e) => {
-            say!("bitcsp queens: {e}");
+            say!("bitcsp: {e}");
             return Outcome::FAILED;
         }
     };
-    let per_piece = k.div_ceil(pieces.len()).max(1);
-    // Each part: its mirror piece, the piece's weight, the root fixes.
-    type Planned = (usize, u64, Vec<(usize, i32)>);
-    let mut lines: Vec<Planned> = Vec::new();
-    for (p, piece) in pieces.iter().enumerate() {
-        match solver(piece, limits).split(per_piece) {
-            Ok(parts) => lines.extend(parts.into_iter().map(|fixes| {
-                let fixes = fixes.into_iter().map(|(v, x)| (v.index(), x)).collect();
-                (p, piece.weight, fixes)
-            })),
-            Err(reason) => {
-                say!("bitcsp queens: the split {reason}");
-                return Outcome::stopped(reason);
-            }
-        }
-    }
-    let model = parts::queens_model(n, symmetry);
-    let mut described = format!("{model:016x} k={k}");
-    for (p, _, fixes) in &lines {
-        described.push_str(&format!(" {p}:{fixes:?}"));
-    }
-    let split = parts::fingerprint(&described);
-    let of = lines.len();
     let mut out = Output::new();
-    for (i, (piece, weight, fixes)) in lines.into_iter().enumerate() {
-        let line = PartLine {
-            split,
-            model,
-            index: i + 1,
-            of,
-            n,
-            symmetry,
-            piece,
-            weight,
-            fixes,
-        };
-        if writeln!(out, "{line}").is_err() {
+    for part in &made {
+        if writeln!(out, "{part}").is_err() {
             return Outcome::FAILED;
         }
     }
@@ -100,9 +67,19 @@ pub fn split_queens(n: usize, symmetry: bool, k: usize, limits: Limits) -> Outco
     }
 }
 
+/// The colouring problem of `file` with `colors` colours, with the file's fingerprint.
+pub fn color_problem(file: &str, colors: usize) -> Result<Problem, String> {
+    let (_, graph) = read_graph(file)?;
+    Ok(Problem::Color {
+        file: file.to_owned(),
+        graph,
+        colors,
+    })
+}
+
 /// Reads every line of `files` (standard input when empty or `-`), calling `each` with
 /// the source name, line number and text of each line that is not blank or a comment.
-fn read_lines(files: &[String], mut each: impl FnMut(&str, usize, &str) -> bool) -> bool {
+pub fn read_lines(files: &[String], mut each: impl FnMut(&str, usize, &str) -> bool) -> bool {
     let names: Vec<String> = if files.is_empty() {
         vec!["-".into()]
     } else {
@@ -148,16 +125,19 @@ fn read_lines(files: &[String], mut each: impl FnMut(&str, usize, &str) -> bool)
     ok
 }
 
-/// `bitcsp part`: counts each part line and prints its answer line.
+/// `bitcsp part`: searches each part line and prints its answer line.
 pub fn part(files: &[String], limits: Limits) -> Outcome {
     let mut outcome = Outcome::default();
     let mut out = Output::new();
     let mut lost = false;
+    // The graph of the last colouring part, kept while parts name the same file.
+    let mut graph: Option<(String, u64, Graph)> = None;
     let read = read_lines(files, |file, number, text| {
-        let answer = match text
-            .parse::<PartLine>()
-            .and_then(|p| count_part(&p, limits))
-        {
+        let answer = text
+            .parse::<Part>()
+            .map_err(|e| e.to_string())
+            .and_then(|p| run_part(&p, &mut graph, limits));
+        let answer = match answer {
             Ok(a) => a,
             Err(e) => {
                 say!("{file}:{number}: {e}");
@@ -182,62 +162,36 @@ pub fn part(files: &[String], limits: Limits) -> Outcome {
     outcome
 }
 
-/// Counts one part.
-fn count_part(part: &PartLine, limits: Limits) -> Result<AnswerLine, String> {
-    let pieces = pieces(part.n, part.symmetry)?;
-    let piece = pieces
-        .get(part.piece)
-        .ok_or_else(|| format!("piece={} does not exist for n={}", part.piece, part.n))?;
-    if piece.weight != part.weight {
-        return Err(format!(
-            "weight={} is not piece {}'s weight",
-            part.weight, part.piece
-        ));
-    }
-    let fixes = part
-        .fixes
-        .iter()
-        .map(|&(v, x)| {
-            let var: VarId = *piece
-                .rows
-                .iter()
-                .find(|r| r.index() == v)
-                .ok_or_else(|| format!("fix {v}:{x}: no such variable"))?;
-            Ok((var, x))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    let mut solver = solver(piece, limits);
-    solver.assume(&fixes).map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    let c = solver.count(None);
-    let stats = solver.stats();
-    let status = match c.status {
-        CountStatus::Complete => "complete".to_owned(),
-        CountStatus::LimitReached => "limit".to_owned(),
-        CountStatus::Stopped(reason) => {
-            format!("stopped({})", reason.to_string().replace(' ', "-"))
+fn run_part(
+    part: &Part,
+    graph: &mut Option<(String, u64, Graph)>,
+    limits: Limits,
+) -> Result<Answer, String> {
+    if let Problem::Color {
+        file,
+        graph: wanted,
+        ..
+    } = &part.problem
+    {
+        if graph.as_ref().is_none_or(|(f, _, _)| f != file) {
+            let (g, fp) = read_graph(file)?;
+            *graph = Some((file.clone(), fp, g));
         }
-    };
-    Ok(AnswerLine {
-        split: part.split,
-        model: part.model,
-        index: part.index,
-        of: part.of,
-        count: c.count,
-        weight: part.weight,
-        status,
-        nodes: stats.nodes,
-        failures: stats.failures,
-        ms: started.elapsed().as_secs_f64() * 1e3,
-    })
+        if graph.as_ref().is_some_and(|(_, fp, _)| fp != wanted) {
+            return Err(format!(
+                "{file} is not the file this part was split from (its fingerprint differs)"
+            ));
+        }
+    }
+    part.run(graph.as_ref().map(|(_, _, g)| g), &limits.library())
 }
 
 /// `bitcsp merge`: adds the answers of one split, or says what is missing.
 pub fn merge(files: &[String]) -> Outcome {
-    let mut answers: Vec<AnswerLine> = Vec::new();
+    let mut answers: Vec<Answer> = Vec::new();
     let mut outcome = Outcome::default();
     let read = read_lines(files, |file, number, text| {
-        match text.parse::<AnswerLine>() {
+        match text.parse::<Answer>() {
             Ok(a) => answers.push(a),
             Err(e) => {
                 say!("{file}:{number}: {e}");
@@ -247,86 +201,47 @@ pub fn merge(files: &[String]) -> Outcome {
         true
     });
     outcome.failed |= !read;
-    let Some(first) = answers.first().cloned() else {
-        say!("bitcsp merge: no answer lines");
-        return Outcome::FAILED;
-    };
-    let foreign: Vec<&AnswerLine> = answers
-        .iter()
-        .filter(|a| a.split != first.split || a.model != first.model || a.of != first.of)
-        .collect();
-    if !foreign.is_empty() {
-        say!(
-            "bitcsp merge: {} answers belong to another split than the first line's (split {:016x}); merge one split at a time",
-            foreign.len(),
-            first.split
-        );
-        return Outcome::FAILED;
-    }
-    let k = first.of;
-    let mut by_part: Vec<Option<&AnswerLine>> = vec![None; k];
-    let mut duplicates = Vec::new();
-    let mut conflicts = Vec::new();
-    for a in &answers {
-        match by_part[a.index - 1] {
-            None => by_part[a.index - 1] = Some(a),
-            Some(seen) if seen.count == a.count && seen.status == a.status => {
-                duplicates.push(a.index)
-            }
-            Some(seen) if !seen.finished() => by_part[a.index - 1] = Some(a),
-            Some(_) if !a.finished() => duplicates.push(a.index),
-            Some(_) => conflicts.push(a.index),
+    let merged = match parts::merge(&answers) {
+        Ok(m) => m,
+        Err(e) => {
+            say!("bitcsp merge: {e}");
+            return Outcome::FAILED;
         }
-    }
-    let missing: Vec<usize> = (1..=k).filter(|&i| by_part[i - 1].is_none()).collect();
-    let unfinished: Vec<usize> = (1..=k)
-        .filter(|&i| by_part[i - 1].is_some_and(|a| !a.finished()))
-        .collect();
-    if !duplicates.is_empty() {
-        say!(
-            "bitcsp merge: answered more than once (kept one): {}",
-            list(&duplicates)
-        );
-    }
-    if !conflicts.is_empty() {
-        say!(
-            "bitcsp merge: answered twice with different counts: {}",
-            list(&conflicts)
-        );
-    }
-    if !missing.is_empty() {
-        say!(
-            "bitcsp merge: missing {} of {k} parts: {}",
-            missing.len(),
-            list(&missing)
-        );
-    }
-    if !unfinished.is_empty() {
-        say!(
-            "bitcsp merge: unfinished {} of {k} parts: {}",
-            unfinished.len(),
-            list(&unfinished)
-        );
-    }
-    if !missing.is_empty() || !unfinished.is_empty() || !conflicts.is_empty() {
+    };
+    let k = merged.parts;
+    let report = |what: &str, list: &[usize]| {
+        if !list.is_empty() {
+            let numbers: Vec<String> = list.iter().map(|p| p.to_string()).collect();
+            say!(
+                "bitcsp merge: {what} {} of {k} parts: {}",
+                list.len(),
+                numbers.join(" ")
+            );
+        }
+    };
+    report("answered more than once (kept one):", &merged.duplicates);
+    report("answered with different counts:", &merged.conflicts);
+    report("missing", &merged.missing);
+    report("unfinished", &merged.unfinished);
+    let colouring = !merged.counting;
+    let text = if let Some(solution) = merged.solution.as_ref().filter(|_| colouring) {
+        // A colouring from any part answers the question, whatever the others say.
+        Some(format!("colorable: {solution}"))
+    } else {
+        match merged.total {
+            Some(_) if colouring => Some("not colorable".to_owned()),
+            Some(t) if merged.capped => Some(format!("{t}+")),
+            Some(t) => Some(t.to_string()),
+            None => None,
+        }
+    };
+    let Some(text) = text else {
         say!("bitcsp merge: no total while parts are missing, unfinished or in conflict");
         return Outcome::FAILED;
-    }
-    let total = by_part.iter().flatten().fold(0u64, |t, a| {
-        t.saturating_add(a.count.saturating_mul(a.weight))
-    });
+    };
     let mut out = Output::new();
-    if writeln!(out, "{total}").is_err() || out.flush().is_err() {
+    if writeln!(out, "{text}").is_err() || out.flush().is_err() {
         return Outcome::FAILED;
     }
     outcome
-}
-
-/// `1 4 7` for a list of part numbers.
-fn list(parts: &[usize]) -> String {
-    parts
-        .iter()
-        .map(|p| p.to_string())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
