@@ -592,3 +592,22 @@ fn sudoku_count_splits_add_up_and_stop_at_the_limit() {
     let refused = run_with_stdin(&["sudoku", "count", "--split", "5"], two.as_bytes());
     assert_eq!(refused.status.code(), Some(1));
 }
+
+#[test]
+fn ctrl_c_stops_a_part_which_answers_what_it_counted() {
+    // One part: the whole of N-Queens 20, far longer than the test.
+    let parts = run_with_stdin(&["queens", "20", "--count", "--split", "1"], b"");
+    let path = temp_file("one_big_part.txt", &parts.stdout);
+    let child = spawn(&["part", &path]);
+    let (out, took) = interrupt_after(child, Duration::from_millis(500));
+    assert_eq!(out.status.code(), Some(130));
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    let answer = String::from_utf8_lossy(&out.stdout);
+    assert!(answer.contains("status=stopped("), "{answer}");
+    let merged = run_with_stdin(&["merge"], &out.stdout);
+    assert_eq!(
+        merged.status.code(),
+        Some(1),
+        "no total from an unfinished part"
+    );
+}
