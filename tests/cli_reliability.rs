@@ -544,7 +544,7 @@ fn colouring_splits_find_a_colouring_or_prove_there_is_none() {
     let (found, status) = run("7");
     assert_eq!(status, Some(0));
     let colours: Vec<usize> = found
-        .strip_prefix("colorable: ")
+        .strip_prefix("7-colorable: ")
         .expect("a colouring")
         .split(',')
         .map(|c| c.parse().unwrap())
@@ -553,7 +553,7 @@ fn colouring_splits_find_a_colouring_or_prove_there_is_none() {
     let parsed = bitcsp::coloring::Graph::from_dimacs(&text).unwrap();
     assert!(parsed.graph.is_proper_coloring(&colours));
     assert!(colours.iter().all(|&c| c < 7));
-    assert_eq!(run("6"), ("not colorable".to_owned(), Some(0)));
+    assert_eq!(run("6"), ("not 6-colorable".to_owned(), Some(0)));
 }
 
 #[test]

@@ -357,3 +357,53 @@ fn every_combination_of_variants_counts_like_brute_force_on_4x4_boards() {
         "{checked} cases, {with_solutions} with solutions"
     );
 }
+
+#[test]
+fn comma_separated_labels_read_as_single_characters_do() {
+    let givens = "1...............";
+    let chars = "1112122233343444";
+    let commas: Vec<String> = chars.chars().map(|c| format!("r{c}")).collect();
+    let a = VariantPuzzle::parse(
+        &format!("{givens} {chars}"),
+        &"jigsaw".parse().unwrap(),
+        None,
+    )
+    .unwrap();
+    let b = VariantPuzzle::parse(
+        &format!("{givens} {}", commas.join(",")),
+        &"jigsaw".parse().unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(a.regions, b.regions);
+    let cages = "AABBAABBCCDDCCDD";
+    let sums = "A=10,B=10,C=10,D=10";
+    let long: Vec<String> = cages.chars().map(|c| format!("cage{c}")).collect();
+    let long_sums = "cageA=10,cageB=10,cageC=10,cageD=10";
+    let k1 = VariantPuzzle::parse(
+        &format!("{givens} {cages} {sums}"),
+        &"killer".parse().unwrap(),
+        None,
+    )
+    .unwrap();
+    let k2 = VariantPuzzle::parse(
+        &format!("{givens} {} {long_sums}", long.join(",")),
+        &"killer".parse().unwrap(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(
+        k1.cages
+            .iter()
+            .map(|c| (&c.cells, c.sum))
+            .collect::<Vec<_>>(),
+        k2.cages
+            .iter()
+            .map(|c| (&c.cells, c.sum))
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        variants::count_solutions(&k1, 100).unwrap().count,
+        variants::count_solutions(&k2, 100).unwrap().count
+    );
+}

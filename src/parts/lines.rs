@@ -74,6 +74,8 @@ pub struct Answer {
     pub status: String,
     /// A solution (colouring: the colour of each vertex, comma-separated).
     pub solution: Option<String>,
+    /// The number of colours a colouring part tried (`kind=decide`).
+    pub colors: Option<usize>,
     /// Search nodes.
     pub nodes: u64,
     /// Search failures.
@@ -120,6 +122,9 @@ impl fmt::Display for Answer {
         )?;
         if let Some(l) = self.limit {
             write!(f, " limit={l}")?;
+        }
+        if let Some(k) = self.colors {
+            write!(f, " colors={k}")?;
         }
         write!(
             f,
@@ -286,6 +291,10 @@ impl FromStr for Answer {
             },
             status: get(&f, "status")?.to_owned(),
             solution: get(&f, "solution").ok().map(str::to_owned),
+            colors: match get(&f, "colors") {
+                Ok(_) => Some(number(&f, "colors")?),
+                Err(_) => None,
+            },
             nodes: number(&f, "nodes")?,
             failures: number(&f, "failures")?,
             ms: number(&f, "ms")?,

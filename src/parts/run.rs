@@ -149,6 +149,10 @@ impl Part {
             limit: limit.filter(|_| self.problem.counts()),
             status,
             solution,
+            colors: match self.problem {
+                Problem::Color { colors, .. } => Some(colors),
+                _ => None,
+            },
             nodes: stats.nodes,
             failures: stats.failures,
             ms: started.elapsed().as_secs_f64() * 1e3,

@@ -224,12 +224,13 @@ pub fn merge(files: &[String]) -> Outcome {
     report("missing", &merged.missing);
     report("unfinished", &merged.unfinished);
     let colouring = !merged.counting;
+    let k = answers.iter().find_map(|a| a.colors).unwrap_or(0);
     let text = if let Some(solution) = merged.solution.as_ref().filter(|_| colouring) {
         // A colouring from any part answers the question, whatever the others say.
-        Some(format!("colorable: {solution}"))
+        Some(format!("{k}-colorable: {solution}"))
     } else {
         match merged.total {
-            Some(_) if colouring => Some("not colorable".to_owned()),
+            Some(_) if colouring => Some(format!("not {k}-colorable")),
             Some(t) if merged.capped => Some(format!("{t}+")),
             Some(t) => Some(t.to_string()),
             None => None,
