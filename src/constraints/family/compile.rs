@@ -202,37 +202,35 @@ impl PeerRows {
             cells: Vec::new(),
             pattern: Vec::new(),
         };
-        let mut mine: Vec<(u32, i32)> = Vec::new();
+        // Each peer's shift pattern gathered in place, and the peers touched, so that only
+        // the peers (not every entry of every group) are sorted.
+        let mut pattern_of = vec![0u128; by_cell.len()];
+        let mut touched: Vec<u32> = Vec::new();
         for (cell, memberships) in by_cell.iter().enumerate() {
             rows.groups.extend(memberships.iter().map(|&(g, _)| g));
             rows.group_start.push(rows.groups.len() as u32);
-            mine.clear();
-            mine.extend(
-                memberships
-                    .iter()
-                    .flat_map(|&(g, own)| {
-                        let group = &groups[g as usize];
-                        group
-                            .vars
-                            .iter()
-                            .zip(&group.shifts)
-                            .map(move |(&v, &theirs)| (local(v), own as i32 - theirs as i32))
-                    })
-                    .filter(|&(c, _)| c as usize != cell),
-            );
-            mine.sort_unstable();
-            let row_start = rows.cells.len();
-            for &(c, d) in &mine {
-                // Shifts lie in 0..64, so 64 + d lies in 1..128.
-                let bit = 1u128 << (64 + d);
-                if rows.cells.len() > row_start && rows.cells.last() == Some(&c) {
-                    if let Some(pattern) = rows.pattern.last_mut() {
-                        *pattern |= bit;
+            touched.clear();
+            for &(g, own) in memberships {
+                let group = &groups[g as usize];
+                for (&v, &theirs) in group.vars.iter().zip(&group.shifts) {
+                    let c = local(v);
+                    if c as usize == cell {
+                        continue;
                     }
-                } else {
-                    rows.cells.push(c);
-                    rows.pattern.push(bit);
+                    // Shifts lie in 0..64, so 64 + d lies in 1..128.
+                    let d = own as i32 - theirs as i32;
+                    let slot = &mut pattern_of[c as usize];
+                    if *slot == 0 {
+                        touched.push(c);
+                    }
+                    *slot |= 1u128 << (64 + d);
                 }
+            }
+            touched.sort_unstable();
+            for &c in &touched {
+                rows.cells.push(c);
+                rows.pattern
+                    .push(std::mem::take(&mut pattern_of[c as usize]));
             }
             rows.start.push(rows.cells.len() as u32);
         }
