@@ -3,25 +3,28 @@
 
 /// The labels of `field`, one per cell: split at commas when it has any, else one per
 /// character.
-pub fn split(field: &str) -> Vec<String> {
+pub fn split(field: &str) -> Vec<&str> {
     if field.contains(',') {
-        field.split(',').map(|s| s.trim().to_owned()).collect()
+        field.split(',').map(str::trim).collect()
     } else {
-        field.chars().map(String::from).collect()
+        field
+            .char_indices()
+            .map(|(i, c)| &field[i..i + c.len_utf8()])
+            .collect()
     }
 }
 
 /// The groups of cells sharing a label, in order of first appearance, with the label;
 /// cells labelled `.` belong to none.
-pub fn groups(labels: &[String]) -> Vec<(String, Vec<usize>)> {
+pub fn groups(labels: &[&str]) -> Vec<(String, Vec<usize>)> {
     let mut out: Vec<(String, Vec<usize>)> = Vec::new();
-    for (cell, label) in labels.iter().enumerate() {
+    for (cell, &label) in labels.iter().enumerate() {
         if label == "." {
             continue;
         }
         match out.iter_mut().find(|(l, _)| l == label) {
             Some((_, cells)) => cells.push(cell),
-            None => out.push((label.clone(), vec![cell])),
+            None => out.push((label.to_owned(), vec![cell])),
         }
     }
     out

@@ -307,7 +307,7 @@ fn regions(field: &str, n: usize) -> Result<Vec<usize>, VariantError> {
             region[c] = i;
         }
     }
-    let unlabelled = labels.iter().filter(|l| *l == ".").count();
+    let unlabelled = labels.iter().filter(|l| **l == ".").count();
     if unlabelled > 0 {
         return Err(VariantError::RegionSize {
             label: ".".into(),
