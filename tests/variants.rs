@@ -101,70 +101,58 @@ fn malformed_lines_are_refused_with_the_reason() {
     moved.replace_range(at..at + 1, &first.to_string());
     let e = parse(&format!("{givens} {moved}"), "jigsaw").unwrap_err();
     assert!(matches!(e, VariantError::RegionSize { .. }), "{e}");
-    // A region that is not connected: swap two far cells of different regions.
-    let swapped: String = regions
-        .chars()
-        .enumerate()
-        .map(|(i, c)| match i {
-            0 => regions.chars().nth(80).unwrap(),
-            80 => regions.chars().next().unwrap(),
-            _ => c,
-        })
+    // The boxes as regions (and, labelled A to I with sums of 45, as cages) are valid;
+    // swapping the labels of the two far corners leaves regions 1 and 9 (cages A and I)
+    // in two pieces; the one met first, 9 (I), is named.
+    let boxes: String = (0..81)
+        .map(|c: usize| char::from(b'1' + (c / 27 * 3 + c % 9 / 3) as u8))
         .collect();
-    if regions.chars().next() != regions.chars().nth(80) {
-        let e = parse(&format!("{givens} {swapped}"), "jigsaw").unwrap_err();
-        assert!(
-            matches!(e, VariantError::NotConnected { kind: "region", .. }),
-            "{e}"
-        );
-    }
-    let killer = fields("killer.txt");
-    let (kg, cages, sums) = (&killer[0], &killer[1], &killer[2]);
-    let line = |c: &str, s: &str| format!("{kg} {c} {s}");
-    parse(&line(cages, sums), "killer").unwrap();
-    // A cage that is not connected: one label moved to the far corner.
-    let far: String = cages
-        .chars()
-        .enumerate()
-        .map(|(i, c)| {
-            if i == 80 {
-                cages.chars().next().unwrap()
-            } else {
-                c
-            }
-        })
-        .collect();
-    let e = parse(&line(&far, sums), "killer").unwrap_err();
+    let corners_swapped = |labels: &str| -> String {
+        let mut chars: Vec<char> = labels.chars().collect();
+        chars.swap(0, 80);
+        chars.into_iter().collect()
+    };
+    let empty = ".".repeat(81);
+    parse(&format!("{empty} {boxes}"), "jigsaw").unwrap();
+    let e = parse(&format!("{empty} {}", corners_swapped(&boxes)), "jigsaw").unwrap_err();
     assert!(
-        matches!(
-            e,
-            VariantError::NotConnected { kind: "cage", .. } | VariantError::SumWithoutCage(_)
-        ),
+        matches!(&e, VariantError::NotConnected { kind: "region", label } if label == "9"),
         "{e}"
     );
-    // A cage of more than 9 cells: the whole first two rows one cage.
-    let big: String = (0..81)
-        .map(|i| {
-            if i < 18 {
-                '@'
-            } else {
-                cages.chars().nth(i).unwrap()
-            }
-        })
+    let box_cages: String = boxes
+        .chars()
+        .map(|c| char::from(c as u8 - b'1' + b'A'))
         .collect();
-    let big_sums = format!("{sums},@=90");
-    let e = parse(&line(&big, &big_sums), "killer").unwrap_err();
+    let box_sums = "A=45,B=45,C=45,D=45,E=45,F=45,G=45,H=45,I=45";
+    parse(&format!("{empty} {box_cages} {box_sums}"), "killer").unwrap();
+    let e = parse(
+        &format!("{empty} {} {box_sums}", corners_swapped(&box_cages)),
+        "killer",
+    )
+    .unwrap_err();
+    assert!(
+        matches!(&e, VariantError::NotConnected { kind: "cage", label } if label == "I"),
+        "{e}"
+    );
+    // A cage of more than 9 cells: the first row and the cell below its start; the other
+    // cells in no cage.
+    let big = format!("{}{}", "A".repeat(10), ".".repeat(71));
+    let e = parse(&format!("{empty} {big} A=45"), "killer").unwrap_err();
     assert!(
         matches!(
             e,
             VariantError::CageTooLarge {
-                size: 18,
+                size: 10,
                 max: 9,
                 ..
-            } | VariantError::SumWithoutCage(_)
+            }
         ),
         "{e}"
     );
+    let killer = fields("killer.txt");
+    let (kg, cages, sums) = (&killer[0], &killer[1], &killer[2]);
+    let line = |c: &str, s: &str| format!("{kg} {c} {s}");
+    parse(&line(cages, sums), "killer").unwrap();
     // A sum no distinct digits make, a cage without a sum, a sum without a cage.
     let first_label = cages.chars().next().unwrap();
     let impossible: String = sums
