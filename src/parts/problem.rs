@@ -116,9 +116,6 @@ impl Problem {
             }
             Problem::Sudoku { board } => {
                 sudoku::configure(&mut solver, board);
-                // Restarts would make the parts' searches depend on their nogoods only;
-                // a split keeps the plain depth-first order of the split.
-                solver.set_restarts(crate::Restarts::Never);
             }
             Problem::Color { .. } => {
                 solver

@@ -382,17 +382,19 @@ impl Solver {
     /// are then left as they were). A variable of another model that happens to share an
     /// index with one of this model's is taken as that one, as everywhere in the API.
     pub fn assume(&mut self, fixes: &[(VarId, i32)]) -> Result<&mut Self, ModelError> {
-        let count = self.engine.store.num_vars();
-        if let Some(&(var, _)) = fixes.iter().find(|(v, _)| v.index() >= count) {
-            return Err(ModelError::UnknownVariable { var, count });
-        }
+        self.check_known(fixes)?;
         self.assumptions.clear();
-        self.assumptions.extend(
-            fixes
-                .iter()
-                .map(|&(var, value)| (var.index() as u32, i64::from(value))),
-        );
+        self.assumptions.extend(engine_pairs(fixes));
         Ok(self)
+    }
+
+    /// Refuses a pair whose variable is beyond this solver's model.
+    fn check_known(&self, pairs: &[(VarId, i32)]) -> Result<(), ModelError> {
+        let count = self.engine.store.num_vars();
+        match pairs.iter().find(|(v, _)| v.index() >= count) {
+            Some(&(var, _)) => Err(ModelError::UnknownVariable { var, count }),
+            None => Ok(()),
+        }
     }
 
     /// Makes `var ≠ value` for each pair an assumption of every following search, beside
@@ -422,10 +424,7 @@ impl Solver {
         &mut self,
         exclusions: &[(VarId, i32)],
     ) -> Result<&mut Self, ModelError> {
-        let count = self.engine.store.num_vars();
-        if let Some(&(var, _)) = exclusions.iter().find(|(v, _)| v.index() >= count) {
-            return Err(ModelError::UnknownVariable { var, count });
-        }
+        self.check_known(exclusions)?;
         if let Some(&(var, _)) = exclusions
             .iter()
             .find(|(v, _)| self.engine.store.is_wide(v.index()))
@@ -433,11 +432,7 @@ impl Solver {
             return Err(ModelError::WideExclusion { var });
         }
         self.exclusions.clear();
-        self.exclusions.extend(
-            exclusions
-                .iter()
-                .map(|&(var, value)| (var.index() as u32, i64::from(value))),
-        );
+        self.exclusions.extend(engine_pairs(exclusions));
         Ok(self)
     }
 
@@ -1406,6 +1401,13 @@ impl Iterator for Solutions<'_> {
             Pause::Exhausted | Pause::Stopped(_) => None,
         }
     }
+}
+
+/// Variable-value pairs of the API as the engine keeps them.
+fn engine_pairs(pairs: &[(VarId, i32)]) -> impl Iterator<Item = (u32, i64)> + '_ {
+    pairs
+        .iter()
+        .map(|&(var, value)| (var.index() as u32, i64::from(value)))
 }
 
 #[cfg(test)]

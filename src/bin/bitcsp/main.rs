@@ -437,6 +437,9 @@ fn split_sudoku(input: &InputArgs, limit: u64, p: usize, limits: LimitArgs) -> e
         boards.push((file.to_owned(), number, text.to_owned()));
         true
     });
+    if !read {
+        return exit::Outcome::FAILED;
+    }
     let [(file, number, text)] = boards.as_slice() else {
         say!(
             "bitcsp sudoku count --split: expected one puzzle, found {}",
@@ -444,9 +447,6 @@ fn split_sudoku(input: &InputArgs, limit: u64, p: usize, limits: LimitArgs) -> e
         );
         return exit::Outcome::FAILED;
     };
-    if !read {
-        return exit::Outcome::FAILED;
-    }
     let board = match bitcsp::sudoku::Board::parse_with_shape(text, input.size) {
         Ok(b) => b,
         Err(e) => {

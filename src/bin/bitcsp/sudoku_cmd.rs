@@ -170,7 +170,7 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         Err(e) => return unreadable(settings, describe(&e)),
     };
     if let Action::Workshop(task) = settings.action {
-        return workshop_report(task, crate::workshop_cmd::answer(task, &board), settings);
+        return workshop_report(crate::workshop_cmd::answer(task, &board), settings);
     }
     if let Action::Check = settings.action {
         return match board.find_clash() {
@@ -210,11 +210,7 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
 
 /// The report of a workshop answer; a multi-line answer ends with a blank line, to
 /// separate it from the next.
-fn workshop_report(
-    _task: crate::workshop_cmd::Task,
-    answer: Result<String, String>,
-    settings: &Settings,
-) -> Report {
+fn workshop_report(answer: Result<String, String>, settings: &Settings) -> Report {
     match answer {
         Ok(text) => {
             let text = text.trim_end_matches('\n');
@@ -251,11 +247,7 @@ fn process_variant(
             }
         }
         Action::Workshop(task) => {
-            return workshop_report(
-                task,
-                crate::workshop_cmd::answer_variant(task, &puzzle),
-                settings,
-            )
+            return workshop_report(crate::workshop_cmd::answer_variant(task, &puzzle), settings)
         }
         _ => {}
     }

@@ -48,15 +48,10 @@ fn run(task: Task, workshop: &mut Workshop, board: &Board) -> Result<String, Wor
         }
         Task::Candidates { after: Some(t) } => Ok(workshop.candidates_after(board, t)?.to_string()),
         Task::Grade => Ok(workshop.grade(board)?.to_string()),
-        Task::Explain { json: true } => Ok(json::explanation(&workshop.explain(board)?)),
-        Task::Explain { json: false } => Ok(explanation_text(&workshop.explain(board)?)),
+        Task::Explain { json } => Ok(explanation(&workshop.explain(board)?, json)),
         Task::Hint { json, guess } => {
-            let hint = workshop.hint(board, guess)?;
-            if json {
-                let solution = workshop.unique_solution(board)?;
-                return Ok(json::hint(&hint, Some(&solution)));
-            }
-            Ok(hint_text(hint))
+            let (hint, solution) = workshop.hint_and_solution(board, guess)?;
+            Ok(hint_answer(hint, &solution, json))
         }
     }
 }
@@ -81,22 +76,29 @@ fn run_variant(
     match task {
         Task::Candidates { after } => Ok(workshop.candidates(puzzle, after)?.to_string()),
         Task::Grade => Ok(workshop.grade(puzzle)?.to_string()),
-        Task::Explain { json } => {
-            let e = workshop.explain(puzzle)?;
-            Ok(if json {
-                json::explanation(&e)
-            } else {
-                explanation_text(&e)
-            })
-        }
+        Task::Explain { json } => Ok(explanation(&workshop.explain(puzzle)?, json)),
         Task::Hint { json, guess } => {
-            let hint = workshop.hint(puzzle, guess)?;
-            if json {
-                let solution = workshop.unique_solution(puzzle)?;
-                return Ok(json::hint(&hint, Some(&solution)));
-            }
-            Ok(hint_text(hint))
+            let (hint, solution) = workshop.hint_and_solution(puzzle, guess)?;
+            Ok(hint_answer(hint, &solution, json))
         }
+    }
+}
+
+/// An explanation as JSON or text.
+fn explanation(e: &Explanation, json: bool) -> String {
+    if json {
+        json::explanation(e)
+    } else {
+        explanation_text(e)
+    }
+}
+
+/// A hint as JSON (with the solution) or text.
+fn hint_answer(hint: Hint, solution: &Board, json: bool) -> String {
+    if json {
+        json::hint(&hint, solution)
+    } else {
+        hint_text(hint)
     }
 }
 

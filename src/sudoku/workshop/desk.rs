@@ -129,12 +129,7 @@ impl Workshop {
             return Err(WorkshopError::NoSolution);
         }
         let (solver, cells) = self.solver.load(board)?;
-        let found: Vec<crate::Solution> = solver.solutions().take(2).collect();
-        match found.as_slice() {
-            [] => Err(WorkshopError::NoSolution),
-            [one] => Ok(sudoku::decode(board, cells, one)),
-            _ => Err(WorkshopError::MultipleSolutions),
-        }
+        only_solution(solver, board, cells)
     }
 
     /// The candidates after the steps of every technique up to `technique` (included),
@@ -162,8 +157,21 @@ impl Workshop {
     /// [`WorkshopError::NoSolution`] or [`WorkshopError::MultipleSolutions`]: a hint for
     /// such a board would be a guess.
     pub fn hint(&mut self, board: &Board, guess: bool) -> Result<Hint, WorkshopError> {
+        Ok(self.hint_and_solution(board, guess)?.0)
+    }
+
+    /// [`Workshop::hint`] and the solution it was checked against.
+    ///
+    /// # Errors
+    /// As [`Workshop::hint`].
+    pub fn hint_and_solution(
+        &mut self,
+        board: &Board,
+        guess: bool,
+    ) -> Result<(Hint, Board), WorkshopError> {
         let solution = self.unique_solution(board)?;
-        hint_on(&self.geo, board, &solution, guess)
+        let hint = hint_on(&self.geo, board, &solution, guess)?;
+        Ok((hint, solution))
     }
 
     /// The whole solve, step by step, always the simplest step that applies; when none
@@ -313,12 +321,7 @@ impl VariantWorkshop {
             return Err(WorkshopError::NoSolution);
         }
         let (solver, cells) = self.solver.load(puzzle)?;
-        let found: Vec<crate::Solution> = solver.solutions().take(2).collect();
-        match found.as_slice() {
-            [] => Err(WorkshopError::NoSolution),
-            [one] => Ok(sudoku::decode(&puzzle.board, cells, one)),
-            _ => Err(WorkshopError::MultipleSolutions),
-        }
+        only_solution(solver, &puzzle.board, cells)
     }
 
     /// The pencil marks of `puzzle` (digits not placed in any cell it must differ from),
@@ -343,9 +346,22 @@ impl VariantWorkshop {
     /// # Errors
     /// As [`Workshop::hint`], and [`WorkshopError::Unsupported`].
     pub fn hint(&mut self, puzzle: &VariantPuzzle, guess: bool) -> Result<Hint, WorkshopError> {
+        Ok(self.hint_and_solution(puzzle, guess)?.0)
+    }
+
+    /// [`VariantWorkshop::hint`] and the solution it was checked against.
+    ///
+    /// # Errors
+    /// As [`VariantWorkshop::hint`].
+    pub fn hint_and_solution(
+        &mut self,
+        puzzle: &VariantPuzzle,
+        guess: bool,
+    ) -> Result<(Hint, Board), WorkshopError> {
         let geo = Self::geometry(puzzle)?;
         let solution = self.unique_solution(puzzle)?;
-        hint_on(&geo, &puzzle.board, &solution, guess)
+        let hint = hint_on(&geo, &puzzle.board, &solution, guess)?;
+        Ok((hint, solution))
     }
 
     /// The whole solve (see [`Workshop::explain`]).
@@ -372,6 +388,21 @@ impl VariantWorkshop {
     /// As [`Workshop::grade`], and [`WorkshopError::Unsupported`].
     pub fn grade(&mut self, puzzle: &VariantPuzzle) -> Result<Grade, WorkshopError> {
         Ok(self.explain(puzzle)?.grade())
+    }
+}
+
+/// The one solution of the search `solver` is loaded with (`board` completed), or why
+/// there is not exactly one.
+fn only_solution(
+    solver: &mut crate::Solver,
+    board: &Board,
+    cells: &[crate::VarId],
+) -> Result<Board, WorkshopError> {
+    let found: Vec<crate::Solution> = solver.solutions().take(2).collect();
+    match found.as_slice() {
+        [] => Err(WorkshopError::NoSolution),
+        [one] => Ok(sudoku::decode(board, cells, one)),
+        _ => Err(WorkshopError::MultipleSolutions),
     }
 }
 

@@ -270,8 +270,8 @@ impl Generator {
     }
 }
 
-/// Puzzle `index` of `seed` with `count` puzzles from `generator`'s settings: the same
-/// as [`Generator::puzzle`] for each index.
+/// Puzzles `0..count` of `seed` with these settings, as [`Generator::puzzle`] makes
+/// each.
 ///
 /// # Errors
 /// As [`Generator::new`] and [`Generator::puzzle`].

@@ -67,6 +67,14 @@ impl<'g> Grid<'g> {
             .filter(move |&c| self.cands[c] & b != 0)
     }
 
+    /// The candidates of `cells` within `mask`, as `(cell, digit)` pairs.
+    pub fn marks(&self, cells: &[usize], mask: u64) -> Vec<(usize, u8)> {
+        cells
+            .iter()
+            .flat_map(|&c| Digits(self.cands[c] & mask).iter().map(move |d| (c, d)))
+            .collect()
+    }
+
     /// Applies a step's placements and eliminations.
     pub fn apply(&mut self, step: &Found) {
         for &(c, d) in &step.placements {

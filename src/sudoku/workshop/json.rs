@@ -7,12 +7,12 @@ use crate::sudoku::Board;
 
 /// `{"steps": [...], "guesses": G, "solution": "..."}` for a whole explanation.
 pub fn explanation(e: &Explanation) -> String {
-    object(&e.steps, e.guesses, Some(&e.solution))
+    object(&e.steps, e.guesses, &e.solution)
 }
 
 /// The same shape for a hint: one step (or the guesses asked for, or none when the
 /// board is complete), `guesses` the number of guess steps given.
-pub fn hint(h: &Hint, solution: Option<&Board>) -> String {
+pub fn hint(h: &Hint, solution: &Board) -> String {
     match h {
         Hint::Step(s) => object(std::slice::from_ref(s), 0, solution),
         Hint::NeedsGuess { guesses } => object(guesses, guesses.len(), solution),
@@ -25,12 +25,12 @@ pub fn error(message: &str) -> String {
     format!("{{\"error\":{}}}", string(message))
 }
 
-fn object(steps: &[Step], guesses: usize, solution: Option<&Board>) -> String {
+fn object(steps: &[Step], guesses: usize, solution: &Board) -> String {
     let steps: Vec<String> = steps.iter().map(step).collect();
-    let solution = solution.map_or_else(|| "null".to_owned(), |b| string(&b.to_line()));
     format!(
-        "{{\"steps\":[{}],\"guesses\":{guesses},\"solution\":{solution}}}",
-        steps.join(",")
+        "{{\"steps\":[{}],\"guesses\":{guesses},\"solution\":{}}}",
+        steps.join(","),
+        string(&solution.to_line())
     )
 }
 

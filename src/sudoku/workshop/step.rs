@@ -87,9 +87,7 @@ impl fmt::Display for Step {
     }
 }
 
-pub(crate) fn symbol(d: u8) -> char {
-    crate::sudoku::symbols::symbol(d)
-}
+pub(crate) use crate::sudoku::symbols::symbol;
 
 /// A step as the finders produce it, over cell and house numbers.
 #[derive(Clone, Debug, Default)]

@@ -60,10 +60,7 @@ pub fn cage_combinations(grid: &Grid) -> Option<Found> {
         );
         f.eliminations = eliminations;
         f.houses = vec![geo.houses.len() + i];
-        f.pattern = empty
-            .iter()
-            .flat_map(|&c| Digits(grid.cands[c]).iter().map(move |d| (c, d)))
-            .collect();
+        f.pattern = grid.marks(&empty, u64::MAX);
         f.cells = cells.clone();
         return Some(f);
     }

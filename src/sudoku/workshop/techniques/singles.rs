@@ -16,19 +16,12 @@ pub fn full_house(grid: &Grid) -> Option<Found> {
             continue;
         }
         let d = grid.cands[cell].trailing_zeros() as u8 + 1;
-        let mut f = Found::new(
-            Technique::FullHouse,
-            format!(
-                "{} is the last empty cell of {}",
-                geo.cell(cell),
-                geo.house(h)
-            ),
+        let summary = format!(
+            "{} is the last empty cell of {}",
+            geo.cell(cell),
+            geo.house(h)
         );
-        f.placements.push((cell, d));
-        f.houses.push(h);
-        f.cells.push(cell);
-        f.pattern.push((cell, d));
-        return Some(f);
+        return Some(placement(Technique::FullHouse, summary, cell, d, Some(h)));
     }
     None
 }
@@ -37,14 +30,8 @@ pub fn full_house(grid: &Grid) -> Option<Found> {
 pub fn naked_single(grid: &Grid) -> Option<Found> {
     let cell = grid.empty_cells().find(|&c| grid.count(c) == 1)?;
     let d = grid.cands[cell].trailing_zeros() as u8 + 1;
-    let mut f = Found::new(
-        Technique::NakedSingle,
-        format!("{} can only be {}", grid.geo.cell(cell), symbol(d)),
-    );
-    f.placements.push((cell, d));
-    f.cells.push(cell);
-    f.pattern.push((cell, d));
-    Some(f)
+    let summary = format!("{} can only be {}", grid.geo.cell(cell), symbol(d));
+    Some(placement(Technique::NakedSingle, summary, cell, d, None))
 }
 
 /// A digit with one place in a house: boxes first, then rows, then columns, as a person
@@ -62,16 +49,32 @@ pub fn hidden_single(grid: &Grid) -> Option<Found> {
                 continue;
             }
             let cell = geo.houses[h][places.trailing_zeros() as usize];
-            let mut f = Found::new(
+            let summary = format!("{} in {}", symbol(d), geo.house(h));
+            return Some(placement(
                 Technique::HiddenSingle,
-                format!("{} in {}", symbol(d), geo.house(h)),
-            );
-            f.placements.push((cell, d));
-            f.houses.push(h);
-            f.cells.push(cell);
-            f.pattern.push((cell, d));
-            return Some(f);
+                summary,
+                cell,
+                d,
+                Some(h),
+            ));
         }
     }
     None
+}
+
+/// A step placing `d` in `cell`, resting on that candidate (and on `house`, whose other
+/// cells cannot take `d`).
+fn placement(
+    technique: Technique,
+    summary: String,
+    cell: usize,
+    d: u8,
+    house: Option<usize>,
+) -> Found {
+    let mut f = Found::new(technique, summary);
+    f.placements.push((cell, d));
+    f.houses.extend(house);
+    f.cells.push(cell);
+    f.pattern.push((cell, d));
+    f
 }

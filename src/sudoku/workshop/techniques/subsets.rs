@@ -22,32 +22,13 @@ pub fn naked(grid: &Grid, k: usize, technique: Technique) -> Option<Found> {
                 return None;
             }
             let members: Vec<usize> = chosen.iter().map(|&i| open[i]).collect();
-            let eliminations: Vec<(usize, u8)> = cells
+            let others: Vec<usize> = cells
                 .iter()
+                .copied()
                 .filter(|c| !members.contains(c))
-                .flat_map(|&c| Digits(grid.cands[c] & digits).iter().map(move |d| (c, d)))
                 .collect();
-            if eliminations.is_empty() {
-                return None;
-            }
-            let names: Vec<String> = members.iter().map(|&c| geo.cell(c).to_string()).collect();
-            let mut f = Found::new(
-                technique,
-                format!(
-                    "{{{}}} in {} of {}",
-                    Digits(digits),
-                    names.join(" "),
-                    geo.house(h)
-                ),
-            );
-            f.eliminations = eliminations;
-            f.houses.push(h);
-            f.pattern = members
-                .iter()
-                .flat_map(|&c| Digits(grid.cands[c]).iter().map(move |d| (c, d)))
-                .collect();
-            f.cells = members;
-            Some(f)
+            let eliminations = grid.marks(&others, digits);
+            subset(grid, technique, h, members, digits, "in", eliminations)
         });
         if found.is_some() {
             return found;
@@ -77,35 +58,45 @@ pub fn hidden(grid: &Grid, k: usize, technique: Technique) -> Option<Found> {
                 .filter(|i| places >> i & 1 == 1)
                 .map(|i| cells[i])
                 .collect();
-            let eliminations: Vec<(usize, u8)> = members
-                .iter()
-                .flat_map(|&c| Digits(grid.cands[c] & !set).iter().map(move |d| (c, d)))
-                .collect();
-            if eliminations.is_empty() {
-                return None;
-            }
-            let names: Vec<String> = members.iter().map(|&c| geo.cell(c).to_string()).collect();
-            let mut f = Found::new(
-                technique,
-                format!(
-                    "{{{}}} only in {} of {}",
-                    Digits(set),
-                    names.join(" "),
-                    geo.house(h)
-                ),
-            );
-            f.eliminations = eliminations;
-            f.houses.push(h);
-            f.pattern = members
-                .iter()
-                .flat_map(|&c| Digits(grid.cands[c] & set).iter().map(move |d| (c, d)))
-                .collect();
-            f.cells = members;
-            Some(f)
+            let eliminations = grid.marks(&members, !set);
+            subset(grid, technique, h, members, set, "only in", eliminations)
         });
         if found.is_some() {
             return found;
         }
     }
     None
+}
+
+/// The step of a subset: the digits `set` `relation` (`in`, `only in`) the cells `members` of
+/// house `h`, removing `eliminations` (none: no step). The pattern is the members'
+/// candidates among `set` (for a naked subset, all of them).
+fn subset(
+    grid: &Grid,
+    technique: Technique,
+    h: usize,
+    members: Vec<usize>,
+    set: u64,
+    relation: &str,
+    eliminations: Vec<(usize, u8)>,
+) -> Option<Found> {
+    if eliminations.is_empty() {
+        return None;
+    }
+    let geo = grid.geo;
+    let names: Vec<String> = members.iter().map(|&c| geo.cell(c).to_string()).collect();
+    let mut f = Found::new(
+        technique,
+        format!(
+            "{{{}}} {relation} {} of {}",
+            Digits(set),
+            names.join(" "),
+            geo.house(h)
+        ),
+    );
+    f.eliminations = eliminations;
+    f.houses.push(h);
+    f.pattern = grid.marks(&members, set);
+    f.cells = members;
+    Some(f)
 }

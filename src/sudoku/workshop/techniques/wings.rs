@@ -6,14 +6,6 @@ use super::super::step::{symbol, Found};
 use super::super::technique::Technique;
 use super::single_digit::links;
 
-/// The candidates of `cells`, all of them, as pattern marks.
-fn marks_of(grid: &Grid, cells: &[usize]) -> Vec<(usize, u8)> {
-    cells
-        .iter()
-        .flat_map(|&c| Digits(grid.cands[c]).iter().map(move |d| (c, d)))
-        .collect()
-}
-
 /// Cells holding `d` that see every cell of `cells`, none of them in `cells`.
 fn seeing_all(grid: &Grid, cells: &[usize], d: u8) -> Vec<(usize, u8)> {
     let geo = grid.geo;
@@ -82,7 +74,7 @@ fn wing(grid: &Grid, technique: Technique) -> Option<Found> {
                 );
                 f.eliminations = eliminations;
                 f.cells = vec![pivot, a, b];
-                f.pattern = marks_of(grid, &f.cells);
+                f.pattern = grid.marks(&f.cells, u64::MAX);
                 return Some(f);
             }
         }
@@ -143,7 +135,7 @@ pub fn w_wing(grid: &Grid) -> Option<Found> {
                     f.eliminations = eliminations;
                     f.houses = vec![link.house];
                     f.cells = vec![a, b, ea, eb];
-                    f.pattern = marks_of(grid, &[a, b]);
+                    f.pattern = grid.marks(&[a, b], u64::MAX);
                     f.pattern.extend([(ea, x), (eb, x)]);
                     return Some(f);
                 }
