@@ -53,7 +53,7 @@ pub(crate) use forbidden::Forbidden;
 use knapsack::Knapsack;
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
-use logic::{Clauses, Indicators, Lit, Reification};
+use logic::{Clauses, Indicators, Lit, Reification, WordIndicators};
 pub(crate) use not_equal::NotEqual;
 pub(crate) use scheduling::Cumulative;
 use table::Table;
@@ -72,6 +72,7 @@ pub(crate) enum Constraint {
     WideAllDifferent(WideAllDifferent),
     WideMember(WideMember),
     Clauses(Box<Clauses>),
+    Indicators(Box<WordIndicators>),
     Table(Box<Table>),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
@@ -89,6 +90,7 @@ impl Propagate for Constraint {
             Constraint::WideAllDifferent(c) => c.propagate(engine, scratch),
             Constraint::WideMember(c) => c.propagate(engine),
             Constraint::Clauses(c) => c.propagate(engine, scratch),
+            Constraint::Indicators(c) => c.propagate(engine, scratch),
             Constraint::Table(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
@@ -106,6 +108,7 @@ impl Propagate for Constraint {
             Constraint::WideAllDifferent(c) => c.vars(),
             Constraint::WideMember(c) => c.vars(),
             Constraint::Clauses(c) => c.vars(),
+            Constraint::Indicators(c) => c.vars(),
             Constraint::Table(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
             Constraint::LockedValues(c) => c.vars(),
@@ -124,6 +127,7 @@ impl Propagate for Constraint {
             | Constraint::WideAllDifferent(_)
             | Constraint::WideMember(_)
             | Constraint::Clauses(_)
+            | Constraint::Indicators(_)
             | Constraint::Table(_)
             | Constraint::Family(_)
             | Constraint::Linear(_)
@@ -151,7 +155,10 @@ impl Propagate for Constraint {
     fn keeps_changes(&self) -> bool {
         matches!(
             self,
-            Constraint::Family(_) | Constraint::WideAllDifferent(_) | Constraint::Clauses(_)
+            Constraint::Family(_)
+                | Constraint::WideAllDifferent(_)
+                | Constraint::Clauses(_)
+                | Constraint::Indicators(_)
         ) || matches!(self, Constraint::Custom(c) if c.reads_changes())
     }
 }
@@ -224,6 +231,7 @@ impl Constraint {
         match self {
             Constraint::Family(c) => c.aux_words(),
             Constraint::Clauses(c) => c.aux_words(),
+            Constraint::Indicators(c) => c.aux_words(),
             _ => 0,
         }
     }
@@ -234,6 +242,7 @@ impl Constraint {
             Constraint::AllDifferent(c) => c.scratch_words(),
             Constraint::WideAllDifferent(c) => c.scratch_words(),
             Constraint::Clauses(c) => c.scratch_words(),
+            Constraint::Indicators(c) => c.scratch_words(),
             Constraint::Table(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
             Constraint::Linear(c) => c.scratch_words(),
@@ -368,9 +377,10 @@ pub(crate) fn compile_with(
         compiled.push(Constraint::Family(Box::new(family)));
     }
     if let Some(clauses) = gather_clauses(posted, aux_next) {
+        aux_next += clauses.aux_words() as u32;
         compiled.push(Constraint::Clauses(Box::new(clauses)));
     }
-    compiled.extend(gather_indicators(posted));
+    compiled.extend(gather_indicators(posted, store, aux_next));
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
         .filter(|c| c.plain && !in_family.contains(&c.posted))
@@ -387,28 +397,42 @@ pub(crate) fn compile_with(
 /// An indicator `b`, its value and its kind.
 type IndicatorLink = (VarId, i32, Reification);
 
-/// The posted indicators (`b ⇔ x = v`), one propagator per `x`; an indicator variable
-/// met twice for one `x` gets a propagator of its own the second time (a propagator's
-/// variables are distinct).
-fn gather_indicators(posted: &[Posted]) -> Vec<Constraint> {
-    let mut by_var: BTreeMap<usize, (VarId, Vec<IndicatorLink>)> = BTreeMap::new();
+/// The posted indicators (`b ⇔ x = v`), one propagator per `x`: on the store's words
+/// for a one-word `x` (keeping one word of its own each, from store index `aux_next`
+/// on), else through the general propagator. An indicator variable met twice for one `x`
+/// gets a propagator of its own the second time (a propagator's variables are distinct).
+fn gather_indicators(posted: &[Posted], store: &Store, mut aux_next: u32) -> Vec<Constraint> {
+    let mut by_var: BTreeMap<usize, Vec<IndicatorLink>> = BTreeMap::new();
     let mut alone = Vec::new();
     let mut seen: std::collections::HashSet<(usize, usize)> = std::collections::HashSet::new();
     for p in posted {
         if let Posted::Indicator { b, x, value, kind } = *p {
             if seen.insert((x.index(), b.index())) {
-                let entry = by_var.entry(x.index()).or_insert_with(|| (x, Vec::new()));
-                entry.1.push((b, value, kind));
+                by_var.entry(x.index()).or_default().push((b, value, kind));
             } else {
-                alone.push(Indicators::new(x, &[(b, value, kind)]));
+                alone.push((x.index(), vec![(b, value, kind)]));
             }
         }
     }
     by_var
-        .into_values()
-        .map(|(x, links)| Indicators::new(x, links.as_slice()))
+        .into_iter()
         .chain(alone)
-        .map(|p| Constraint::Custom(Custom::new(Arc::new(p))))
+        .map(|(x, links)| {
+            let on_words: Vec<(usize, i32, Reification)> = links
+                .iter()
+                .map(|&(b, value, kind)| (b.index(), value, kind))
+                .collect();
+            match WordIndicators::new(store, x, &on_words, aux_next) {
+                Some(native) => {
+                    aux_next += native.aux_words() as u32;
+                    Constraint::Indicators(Box::new(native))
+                }
+                None => Constraint::Custom(Custom::new(Arc::new(Indicators::new(
+                    VarId::new(x as u32),
+                    &links,
+                )))),
+            }
+        })
         .collect()
 }
 

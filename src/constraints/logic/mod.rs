@@ -5,7 +5,9 @@
 mod clauses;
 mod indicators;
 mod reified;
+mod word_indicators;
 
 pub(crate) use clauses::{Clauses, Lit};
 pub(crate) use indicators::Indicators;
 pub(crate) use reified::{LinearRelation, Reification, ReifiedEqual, ReifiedLinear, MAX_VALUES};
+pub(crate) use word_indicators::WordIndicators;
