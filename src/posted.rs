@@ -98,6 +98,12 @@ pub(crate) enum Posted {
         vars: Vec<VarId>,
         tuples: Arc<[i32]>,
     },
+    /// `z = xs[index]` (0-based) over variables; `index` is neither `z` nor one of `xs`.
+    ElementVar {
+        xs: Vec<VarId>,
+        index: VarId,
+        z: VarId,
+    },
     /// A propagator of the user's own.
     Custom(Arc<dyn Propagator>),
 }

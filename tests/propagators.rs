@@ -673,6 +673,26 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Domain,
         },
         Case {
+            // Entries repeated and `z` among them (FlatZinc's padding repeats the first).
+            name: "element over variables, repeated entries",
+            arity: 3..=5,
+            post: Box::new(|m, v, r| {
+                let n = v.len() - 2;
+                let (i, z) = (v[n], v[n + 1]);
+                let entries: Vec<usize> = (0..n + 1)
+                    .map(|_| r.below(n as u64 + 1) as usize)
+                    .map(|k| if k == n { n + 1 } else { k })
+                    .collect();
+                let xs: Vec<VarId> = entries.iter().map(|&k| v[k]).collect();
+                m.element_var(&xs, i, z)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    usize::try_from(t[n])
+                        .is_ok_and(|k| k < entries.len() && t[entries[k]] == t[n + 1])
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "table",
             arity: 1..=4,
             post: Box::new(|m, v, r| {

@@ -45,6 +45,7 @@ use std::sync::Arc;
 
 pub(crate) use all_different::AllDifferent;
 use all_different::{fits_one_word, value_space_shifts};
+use arithmetic::{ElementVar, WordElement};
 pub(crate) use circuit::Circuit;
 pub(crate) use counting::{Among, GlobalCardinality};
 use custom::Custom;
@@ -73,6 +74,7 @@ pub(crate) enum Constraint {
     WideMember(WideMember),
     Clauses(Box<Clauses>),
     Indicators(Box<WordIndicators>),
+    Element(WordElement),
     Table(Box<Table>),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
@@ -91,6 +93,7 @@ impl Propagate for Constraint {
             Constraint::WideMember(c) => c.propagate(engine),
             Constraint::Clauses(c) => c.propagate(engine, scratch),
             Constraint::Indicators(c) => c.propagate(engine, scratch),
+            Constraint::Element(c) => c.propagate(engine),
             Constraint::Table(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
@@ -109,6 +112,7 @@ impl Propagate for Constraint {
             Constraint::WideMember(c) => c.vars(),
             Constraint::Clauses(c) => c.vars(),
             Constraint::Indicators(c) => c.vars(),
+            Constraint::Element(c) => c.vars(),
             Constraint::Table(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
             Constraint::LockedValues(c) => c.vars(),
@@ -128,6 +132,7 @@ impl Propagate for Constraint {
             | Constraint::WideMember(_)
             | Constraint::Clauses(_)
             | Constraint::Indicators(_)
+            | Constraint::Element(_)
             | Constraint::Table(_)
             | Constraint::Family(_)
             | Constraint::Linear(_)
@@ -248,7 +253,10 @@ impl Constraint {
             Constraint::Linear(c) => c.scratch_words(),
             Constraint::Knapsack(c) => c.scratch_words(),
             Constraint::Custom(c) => c.scratch_words(),
-            Constraint::NotEqual(_) | Constraint::WideMember(_) | Constraint::LockedValues(_) => 0,
+            Constraint::NotEqual(_)
+            | Constraint::WideMember(_)
+            | Constraint::LockedValues(_)
+            | Constraint::Element(_) => 0,
         }
     }
 }
@@ -355,6 +363,15 @@ pub(crate) fn compile_with(
             }
             Posted::Clause(_) | Posted::Indicator { .. } => {
                 unreachable!("clauses and indicators are gathered below")
+            }
+            Posted::ElementVar { xs, index, z } => {
+                let entries: Vec<usize> = xs.iter().map(|v| v.index()).collect();
+                match WordElement::new(store, &entries, index.index(), z.index()) {
+                    Some(native) => Constraint::Element(native),
+                    None => {
+                        Constraint::Custom(Custom::new(Arc::new(ElementVar::new(xs, *index, *z))))
+                    }
+                }
             }
             Posted::Custom(propagator) => Constraint::Custom(Custom::new(Arc::clone(propagator))),
         })

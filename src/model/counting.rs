@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use super::Model;
-use crate::constraints::arithmetic::ElementVar;
 use crate::constraints::{Among, Circuit, Forbidden, GlobalCardinality};
 use crate::error::ModelError;
 use crate::model::{Compare, LinearExpr};
@@ -145,7 +144,11 @@ impl Model {
                 second: others.len(),
             });
         }
-        self.post_validated(Posted::Custom(Arc::new(ElementVar::new(xs, index, z))));
+        self.post_validated(Posted::ElementVar {
+            xs: xs.to_vec(),
+            index,
+            z,
+        });
         Ok(())
     }
 

@@ -1,7 +1,9 @@
 //! Arithmetic and lookup constraints, each a [`Propagator`](crate::Propagator) in a file of
 //! its own, posted through the model's methods (`Model::times`, `Model::abs`, ...). They
-//! run through the public contract, like a user's propagator: a dynamic call per run,
-//! which a benchmark has yet to show matters for them.
+//! run through the public contract, like a user's propagator: a dynamic call per run.
+//! Element over variables whose domains are one word each, which quasigroup models post
+//! by the hundred, also has an engine-native form on the store's words
+//! ([`WordElement`]).
 
 mod element;
 mod element_var;
@@ -9,6 +11,7 @@ mod equal_offset;
 mod function;
 mod linear_ne;
 mod min_max;
+mod word_element;
 
 pub(crate) use element::Element;
 pub(crate) use element_var::ElementVar;
@@ -16,6 +19,7 @@ pub(crate) use equal_offset::{equate, shifted, EqualOffset};
 pub(crate) use function::{Binary, Unary};
 pub(crate) use linear_ne::LinearNotEqual;
 pub(crate) use min_max::Extremum;
+pub(crate) use word_element::WordElement;
 
 use smallvec::SmallVec;
 
