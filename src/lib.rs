@@ -72,7 +72,7 @@ pub use domain::{Domain, DomainView};
 pub use error::ModelError;
 pub use model::{
     Compare, Comparison, Consistency, LinearConstraint, LinearExpr, Literal, Model, Objective,
-    Relation, Sense, VarId, MAX_VARIABLES,
+    Relation, Sense, TupleSet, VarId, MAX_VARIABLES,
 };
 pub use propagator::{Conflict, Cost, Domains, Propagator, Strength, Watch};
 pub use search::{

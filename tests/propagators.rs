@@ -4,7 +4,9 @@
 //! propagation removes no value of a solution, and a propagator that claims bounds or
 //! domain consistency leaves only values with supports.
 
-use bitcsp::{Compare, Consistency, Literal, Model, ModelError, Relation, Solver, Strength, VarId};
+use bitcsp::{
+    Compare, Consistency, Literal, Model, ModelError, Relation, Solver, Strength, TupleSet, VarId,
+};
 
 #[path = "../examples/custom_propagator.rs"]
 #[allow(dead_code)]
@@ -705,6 +707,24 @@ fn integer_cases() -> Vec<Case> {
             strength: Strength::Domain,
         },
         Case {
+            // One tuple set shared by two tables over overlapping variables, compiled once.
+            name: "tables sharing a tuple set",
+            arity: 3..=4,
+            post: Box::new(|m, v, r| {
+                let k = v.len() - 1;
+                let tuples: Vec<Vec<i32>> = (0..1 + r.below(10))
+                    .map(|_| (0..k).map(|_| r.below(6) as i32 - 2).collect())
+                    .collect();
+                let set = TupleSet::new(k, &tuples)?;
+                m.table_set(&v[..k], &set)?;
+                m.table_set(&v[1..], &set)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    tuples.iter().any(|u| u[..] == t[..k]) && tuples.iter().any(|u| u[..] == t[1..])
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "circuit",
             arity: 1..=5,
             post: Box::new(|m, v, _| {
@@ -911,4 +931,28 @@ fn arithmetic_on_wide_domains_finds_exactly_the_solutions() {
         .filter(|&b| 97i32.checked_rem(b).is_some_and(|r| (-3..=3).contains(&r)))
         .count() as u64;
     assert_eq!(Solver::new(&model).count(None).count, expected);
+}
+
+/// A tuple set of the wrong length for the variables is refused, as a table's tuple is.
+#[test]
+fn a_tuple_set_of_another_arity_is_refused() {
+    let mut m = Model::new();
+    let x = m.new_vars(3, 0..=2).expect("variables");
+    let pairs = TupleSet::new(2, &[vec![0, 1]]).expect("pairs");
+    assert!(matches!(
+        m.table_set(&x, &pairs),
+        Err(ModelError::TupleArity {
+            expected: 3,
+            found: 2,
+            ..
+        })
+    ));
+    assert!(matches!(
+        TupleSet::new(2, &[vec![0, 1], vec![2]]),
+        Err(ModelError::TupleArity {
+            tuple: 1,
+            expected: 2,
+            found: 1
+        })
+    ));
 }

@@ -78,7 +78,7 @@ pub(crate) enum Constraint {
     Table(Box<Table>),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
-    Family(Box<Family>),
+    Family(Arc<Family>),
     Linear(Linear),
     Knapsack(Knapsack),
     Custom(Custom),
@@ -359,7 +359,7 @@ pub(crate) fn compile_with(
             } => Constraint::WideMember(WideMember::new(var.index(), values, *allowed)),
             Posted::Table { vars, tuples } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                Constraint::Table(Box::new(Table::new(&vars, tuples)))
+                Constraint::Table(Box::new(Table::new(&vars, tuples.compiled())))
             }
             Posted::Clause(_) | Posted::Indicator { .. } => {
                 unreachable!("clauses and indicators are gathered below")
@@ -389,9 +389,9 @@ pub(crate) fn compile_with(
             .map(|&v| 64 - store.first_word(v).leading_zeros())
             .max()
             .unwrap_or(0);
-        let family = Family::new(&groups, width, |v| store.layout(v).start, aux_next);
+        let family = Family::shared(&groups, width, |v| store.layout(v).start, aux_next);
         aux_next += family.aux_words() as u32;
-        compiled.push(Constraint::Family(Box::new(family)));
+        compiled.push(Constraint::Family(family));
     }
     if let Some(clauses) = gather_clauses(posted, aux_next) {
         aux_next += clauses.aux_words() as u32;

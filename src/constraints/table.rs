@@ -11,65 +11,26 @@
 //! its bounds move to the column's extremes; an inner value is refused once fixed, since
 //! its supports are then empty).
 
+use std::sync::Arc;
+
+use crate::posted::TableData;
 use crate::propagate::{Conflict, Engine};
 
 /// A compiled table.
 #[derive(Clone, Debug)]
 pub(crate) struct Table {
     vars: Vec<usize>,
-    /// The words of a tuple bitset.
-    words: usize,
-    /// Per variable, its column's distinct values, sorted.
-    values: Vec<Vec<i32>>,
-    /// Per variable and value (in `values` order), the supports: `words` words each,
-    /// variable after variable.
-    supports: Vec<u64>,
-    /// Where each variable's supports start in `supports`, in words.
-    support_starts: Vec<usize>,
-    /// The bits of real tuples in the last word.
-    last_mask: u64,
+    /// What the tuples compile to, shared by every table over the same
+    /// [`TupleSet`](crate::TupleSet).
+    data: Arc<TableData>,
 }
 
 impl Table {
-    /// `tuples` holds one row of `vars.len()` values after the other.
-    pub(crate) fn new(vars: &[usize], tuples: &[i32]) -> Self {
-        let arity = vars.len();
-        let count = tuples.len().checked_div(arity).unwrap_or(0);
-        let words = count.div_ceil(64).max(1);
-        let mut values = Vec::with_capacity(arity);
-        let mut supports = Vec::new();
-        let mut support_starts = Vec::with_capacity(arity);
-        for p in 0..arity {
-            // The distinct values, kept sorted as they come: a column holds few distinct
-            // values and many tuples, so this beats sorting the whole column.
-            let mut column: Vec<i32> = Vec::new();
-            for t in 0..count {
-                let v = tuples[t * arity + p];
-                if let Err(at) = column.binary_search(&v) {
-                    column.insert(at, v);
-                }
-            }
-            support_starts.push(supports.len());
-            let first = supports.len();
-            supports.resize(first + column.len() * words, 0);
-            for t in 0..count {
-                let j = column.binary_search(&tuples[t * arity + p]).unwrap_or(0);
-                supports[first + j * words + t / 64] |= 1 << (t % 64);
-            }
-            values.push(column);
-        }
-        let last_mask = match count % 64 {
-            0 if count > 0 => u64::MAX,
-            0 => 0,
-            r => (1u64 << r) - 1,
-        };
+    /// The table over `vars` of the compiled tuples `data` (as many columns as `vars`).
+    pub(crate) fn new(vars: &[usize], data: Arc<TableData>) -> Self {
         Table {
             vars: vars.to_vec(),
-            words,
-            values,
-            supports,
-            support_starts,
-            last_mask,
+            data,
         }
     }
 
@@ -79,21 +40,21 @@ impl Table {
 
     /// The valid tuples, and a union being built.
     pub(crate) fn scratch_words(&self) -> usize {
-        2 * self.words
+        2 * self.data.words
     }
 
     fn support(&self, p: usize, j: usize) -> &[u64] {
-        let at = self.support_starts[p] + j * self.words;
-        &self.supports[at..at + self.words]
+        let at = self.data.support_starts[p] + j * self.data.words;
+        &self.data.supports[at..at + self.data.words]
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        let (valid, union) = scratch[..2 * self.words].split_at_mut(self.words);
+        let (valid, union) = scratch[..2 * self.data.words].split_at_mut(self.data.words);
         valid.iter_mut().for_each(|w| *w = u64::MAX);
-        valid[self.words - 1] = self.last_mask;
+        valid[self.data.words - 1] = self.data.last_mask;
         for (p, &x) in self.vars.iter().enumerate() {
             union.iter_mut().for_each(|w| *w = 0);
-            for (j, &v) in self.values[p].iter().enumerate() {
+            for (j, &v) in self.data.values[p].iter().enumerate() {
                 if e.store.contains(x, i64::from(v)) {
                     for (u, s) in union.iter_mut().zip(self.support(p, j)) {
                         *u |= s;
@@ -123,7 +84,7 @@ impl Table {
         x: usize,
         valid: &[u64],
     ) -> Result<(), Conflict> {
-        let column = &self.values[p];
+        let column = &self.data.values[p];
         let supported = |j: usize| {
             self.support(p, j)
                 .iter()
@@ -157,7 +118,7 @@ impl Table {
 
     /// Removes from a bitset domain the values its column does not hold.
     fn remove_outside_column(&self, e: &mut Engine, p: usize, x: usize) -> Result<(), Conflict> {
-        let column = &self.values[p];
+        let column = &self.data.values[p];
         let (Some(lo), Some(hi)) = (e.store.min(x), e.store.max(x)) else {
             return Err(Conflict);
         };

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::Model;
 use crate::constraints::{Among, Circuit, Forbidden, GlobalCardinality};
 use crate::error::ModelError;
-use crate::model::{Compare, LinearExpr};
+use crate::model::{Compare, LinearExpr, TupleSet};
 use crate::posted::{Posted, Relation};
 use crate::var::VarId;
 
@@ -190,12 +190,36 @@ impl Model {
     /// [`ModelError::TupleArity`] for a tuple of the wrong length.
     pub fn table(&mut self, vars: &[VarId], tuples: &[Vec<i32>]) -> Result<(), ModelError> {
         let flat = self.checked_tuples(vars, tuples)?;
-        if flat.is_empty() {
+        self.post_table(vars, TupleSet::from_flat(vars.len(), flat))
+    }
+
+    /// [`table`](Model::table) over the tuples of `tuples`, which every table posted with
+    /// it shares (see [`TupleSet`]).
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`], and
+    /// [`ModelError::TupleArity`] when the set's tuples are not as long as `vars`.
+    pub fn table_set(&mut self, vars: &[VarId], tuples: &TupleSet) -> Result<(), ModelError> {
+        self.check_vars(vars)?;
+        super::check_distinct(vars)?;
+        if tuples.arity() != vars.len() && !tuples.is_empty() {
+            return Err(ModelError::TupleArity {
+                tuple: 0,
+                expected: vars.len(),
+                found: tuples.arity(),
+            });
+        }
+        self.post_table(vars, tuples.clone())
+    }
+
+    /// Posts a checked table; no tuple makes the model unsatisfiable.
+    fn post_table(&mut self, vars: &[VarId], tuples: TupleSet) -> Result<(), ModelError> {
+        if tuples.is_empty() {
             return self.weighted_sum(&[], &[], Relation::AtLeast, 1);
         }
         self.post_validated(Posted::Table {
             vars: vars.to_vec(),
-            tuples: flat.into(),
+            tuples,
         });
         Ok(())
     }

@@ -17,7 +17,7 @@ use crate::compiled::Compiled;
 use crate::domain::{Domain, WideGaps};
 use crate::error::ModelError;
 use crate::posted::Posted;
-pub use crate::posted::{Consistency, Objective, Relation, Sense};
+pub use crate::posted::{Consistency, Objective, Relation, Sense, TupleSet};
 use crate::propagator::Propagator;
 pub use crate::var::VarId;
 

@@ -26,6 +26,7 @@
 //! specialised for and the run's working state; [`bits`] the small bitset helpers.
 
 mod bits;
+mod cache;
 mod compile;
 mod cover;
 #[cfg(test)]
@@ -55,7 +56,7 @@ const MAX_REMOVALS: usize = 1 << 16;
 /// One group of a family: its variables and where each one's bit 0 lies in the group's
 /// value space (all zero for a plain group; `x[i] + c[i]` groups such as N-Queens diagonals
 /// have shifts).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct FamilyGroup {
     pub(crate) vars: Vec<usize>,
     pub(crate) shifts: Vec<u32>,

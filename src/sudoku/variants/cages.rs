@@ -1,7 +1,9 @@
 //! Killer cages: the sets of distinct digits that make a sum, and the cage's tuples.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock};
+
+use crate::{ModelError, TupleSet};
 
 /// The smallest and largest sums of `k` distinct digits from `1..=n`.
 pub fn sum_range(k: usize, n: usize) -> (i64, i64) {
@@ -50,20 +52,23 @@ pub fn tuple_count(combos: usize, k: usize, limit: usize) -> Option<usize> {
 }
 
 /// The tuples of a cage of `k` cells summing to `sum` on a board of side `n`, built
-/// once per process and shared: killer puzzles repeat the same few cages.
-pub fn tuples_cached(k: usize, n: usize, sum: i64) -> Arc<Vec<Vec<i32>>> {
+/// once per process and shared, with their compiled supports: killer puzzles repeat the
+/// same few cages.
+///
+/// # Errors
+/// None in practice: every tuple has `k` digits.
+pub fn tuples_cached(k: usize, n: usize, sum: i64) -> Result<TupleSet, ModelError> {
     type Key = (usize, usize, i64);
-    type Tuples = Arc<Vec<Vec<i32>>>;
-    static CACHE: OnceLock<Mutex<HashMap<Key, Tuples>>> = OnceLock::new();
+    static CACHE: OnceLock<Mutex<HashMap<Key, TupleSet>>> = OnceLock::new();
     let cache = CACHE.get_or_init(Mutex::default);
     if let Some(found) = cache.lock().ok().and_then(|c| c.get(&(k, n, sum)).cloned()) {
-        return found;
+        return Ok(found);
     }
-    let built = Arc::new(tuples(&combinations(k, n, sum), k));
+    let built = TupleSet::new(k, &tuples(&combinations(k, n, sum), k))?;
     if let Ok(mut c) = cache.lock() {
-        c.insert((k, n, sum), Arc::clone(&built));
+        c.insert((k, n, sum), built.clone());
     }
-    built
+    Ok(built)
 }
 
 /// Every ordering of every combination, as tuples of digits.

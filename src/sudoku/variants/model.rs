@@ -60,7 +60,7 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
         let combos = cages::combinations(k, n, cage.sum);
         match cages::tuple_count(combos.len(), k, TABLE_LIMIT) {
             // The table's tuples hold distinct digits: no all-different beside it.
-            Some(_) => m.table(&xs, &cages::tuples_cached(k, n, cage.sum))?,
+            Some(_) => m.table_set(&xs, &cages::tuples_cached(k, n, cage.sum)?)?,
             None => {
                 m.all_different(&xs)?;
                 combination_digits(&mut m, &xs, &combos, cage.sum)?;

@@ -3,6 +3,11 @@
 
 use std::sync::Arc;
 
+mod tuple_set;
+
+pub(crate) use tuple_set::TableData;
+pub use tuple_set::TupleSet;
+
 use crate::propagator::Propagator;
 use crate::var::VarId;
 
@@ -94,10 +99,7 @@ pub(crate) enum Posted {
     },
     /// The variables take one of the tuples (one row of `vars.len()` values after the
     /// other).
-    Table {
-        vars: Vec<VarId>,
-        tuples: Arc<[i32]>,
-    },
+    Table { vars: Vec<VarId>, tuples: TupleSet },
     /// `z = xs[index]` (0-based) over variables; `index` is neither `z` nor one of `xs`.
     ElementVar {
         xs: Vec<VarId>,

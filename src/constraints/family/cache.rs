@@ -1,0 +1,66 @@
+//! The families this thread compiled last, so that models built one after the other on
+//! the same groups (a killer Sudoku per puzzle: new cages, the same 27 units) share one
+//! compiled family instead of building it again.
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use super::{Family, FamilyGroup};
+
+/// How many families a thread keeps.
+const KEPT: usize = 4;
+
+/// Families of more group entries than this are not kept: their compile is small beside
+/// the search they go with, and their tables are large.
+const MAX_ENTRIES: usize = 4096;
+
+/// Everything a family is compiled from.
+#[derive(PartialEq, Eq)]
+struct Key {
+    groups: Vec<FamilyGroup>,
+    width: u32,
+    words: Vec<u32>,
+    aux_start: u32,
+}
+
+thread_local! {
+    static RECENT: RefCell<Vec<(Key, Arc<Family>)>> = const { RefCell::new(Vec::new()) };
+}
+
+impl Family {
+    /// [`Family::new`], or the family this thread last compiled from the same groups,
+    /// store words and auxiliary start.
+    pub(crate) fn shared(
+        groups: &[FamilyGroup],
+        width: u32,
+        word_of: impl Fn(usize) -> u32,
+        aux_start: u32,
+    ) -> Arc<Family> {
+        let entries: usize = groups.iter().map(|g| g.vars.len()).sum();
+        if entries > MAX_ENTRIES {
+            return Arc::new(Family::new(groups, width, word_of, aux_start));
+        }
+        let key = Key {
+            groups: groups.to_vec(),
+            width,
+            words: groups
+                .iter()
+                .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
+                .collect(),
+            aux_start,
+        };
+        RECENT.with(|recent| {
+            let mut recent = recent.borrow_mut();
+            if let Some(at) = recent.iter().position(|(k, _)| *k == key) {
+                let entry = recent.remove(at);
+                let family = Arc::clone(&entry.1);
+                recent.insert(0, entry);
+                return family;
+            }
+            let family = Arc::new(Family::new(groups, width, &word_of, aux_start));
+            recent.insert(0, (key, Arc::clone(&family)));
+            recent.truncate(KEPT);
+            family
+        })
+    }
+}
