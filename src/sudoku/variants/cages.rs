@@ -1,7 +1,7 @@
 //! Killer cages: the sets of distinct digits that make a sum, and the cage's tuples.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::{ModelError, TupleSet};
 
@@ -10,6 +10,22 @@ pub fn sum_range(k: usize, n: usize) -> (i64, i64) {
     let k = k as i64;
     let n = n as i64;
     (k * (k + 1) / 2, k * (2 * n - k + 1) / 2)
+}
+
+/// [`combinations`], worked out once per process for each cage size, board side and sum,
+/// and shared: every killer puzzle asks for them, and the same few recur.
+pub fn combinations_cached(k: usize, n: usize, sum: i64) -> Arc<[u64]> {
+    type Key = (usize, usize, i64);
+    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<[u64]>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&(k, n, sum)).cloned()) {
+        return found;
+    }
+    let built: Arc<[u64]> = combinations(k, n, sum).into();
+    if let Ok(mut c) = cache.lock() {
+        c.insert((k, n, sum), Arc::clone(&built));
+    }
+    built
 }
 
 /// Every set of `k` distinct digits from `1..=n` summing to `sum`, as bit masks.
@@ -64,7 +80,7 @@ pub fn tuples_cached(k: usize, n: usize, sum: i64) -> Result<TupleSet, ModelErro
     if let Some(found) = cache.lock().ok().and_then(|c| c.get(&(k, n, sum)).cloned()) {
         return Ok(found);
     }
-    let built = TupleSet::new(k, &tuples(&combinations(k, n, sum), k))?;
+    let built = TupleSet::new(k, &tuples(&combinations_cached(k, n, sum), k))?;
     if let Ok(mut c) = cache.lock() {
         c.insert((k, n, sum), built.clone());
     }

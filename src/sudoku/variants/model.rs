@@ -57,7 +57,7 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
     for cage in &puzzle.cages {
         let xs = vars(&cage.cells);
         let k = xs.len();
-        let combos = cages::combinations(k, n, cage.sum);
+        let combos = cages::combinations_cached(k, n, cage.sum);
         match cages::tuple_count(combos.len(), k, TABLE_LIMIT) {
             // The table's tuples hold distinct digits: no all-different beside it.
             Some(_) => m.table_set(&xs, &cages::tuples_cached(k, n, cage.sum)?)?,
