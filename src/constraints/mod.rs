@@ -164,6 +164,7 @@ impl Propagate for Constraint {
                 | Constraint::WideAllDifferent(_)
                 | Constraint::Clauses(_)
                 | Constraint::Indicators(_)
+                | Constraint::Table(_)
         ) || matches!(self, Constraint::Custom(c) if c.reads_changes())
     }
 }
@@ -237,6 +238,7 @@ impl Constraint {
             Constraint::Family(c) => c.aux_words(),
             Constraint::Clauses(c) => c.aux_words(),
             Constraint::Indicators(c) => c.aux_words(),
+            Constraint::Table(c) => c.aux_words(),
             _ => 0,
         }
     }
@@ -397,7 +399,17 @@ pub(crate) fn compile_with(
         aux_next += clauses.aux_words() as u32;
         compiled.push(Constraint::Clauses(Box::new(clauses)));
     }
-    compiled.extend(gather_indicators(posted, store, aux_next));
+    let indicators = gather_indicators(posted, store, aux_next);
+    aux_next += indicators.iter().map(Constraint::aux_words).sum::<usize>() as u32;
+    compiled.extend(indicators);
+    // Tables' words come last, so that a family's words start where they did in another
+    // model on the same groups whatever its tables (see `Family::shared`).
+    for constraint in &mut compiled {
+        if let Constraint::Table(table) = constraint {
+            table.place_words(aux_next);
+            aux_next += table.aux_words() as u32;
+        }
+    }
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
         .filter(|c| c.plain && !in_family.contains(&c.posted))

@@ -5,9 +5,11 @@
 //! supports of the values each still has: what is left are the tuples still valid. A
 //! value whose supports miss every valid tuple has no support and leaves its variable.
 //!
-//! The valid tuples are recomputed at each run rather than kept in the store, which costs
-//! the sum of the domain sizes times the tuple words per run and keeps no state to undo.
-//! A value outside a variable's column is removed at the first run (from a wide domain:
+//! The valid tuples are kept in store words of the table's own (as the tuples ruled out,
+//! so that the zeros a store starts with mean all valid), undone with the domains: a run
+//! intersects them with the unions of the variables changed since its last run only, and
+//! when a single variable changed, its own values keep their supports and are not looked
+//! at again (both as Compact-Table does). A value outside a variable's column is removed at the first run (from a wide domain:
 //! its bounds move to the column's extremes; an inner value is refused once fixed, since
 //! its supports are then empty).
 
@@ -20,6 +22,8 @@ use crate::propagate::{Conflict, Engine};
 #[derive(Clone, Debug)]
 pub(crate) struct Table {
     vars: Vec<usize>,
+    /// The store index of the first word of tuples ruled out.
+    first_word: u32,
     /// What the tuples compile to, shared by every table over the same
     /// [`TupleSet`](crate::TupleSet).
     data: Arc<TableData>,
@@ -30,17 +34,29 @@ impl Table {
     pub(crate) fn new(vars: &[usize], data: Arc<TableData>) -> Self {
         Table {
             vars: vars.to_vec(),
+            first_word: 0,
             data,
         }
+    }
+
+    /// Words of its own in the store: the tuples ruled out.
+    pub(crate) fn aux_words(&self) -> usize {
+        self.data.words
+    }
+
+    /// Keeps its own words from store index `first` on.
+    pub(crate) fn place_words(&mut self, first: u32) {
+        self.first_word = first;
     }
 
     pub(crate) fn vars(&self) -> &[usize] {
         &self.vars
     }
 
-    /// The valid tuples, and a union being built.
+    /// The valid tuples, a union being built, and the variables changed since the last
+    /// run.
     pub(crate) fn scratch_words(&self) -> usize {
-        2 * self.data.words
+        2 * self.data.words + self.vars.len().div_ceil(64)
     }
 
     fn support(&self, p: usize, j: usize) -> &[u64] {
@@ -49,31 +65,69 @@ impl Table {
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        let (valid, union) = scratch[..2 * self.data.words].split_at_mut(self.data.words);
-        valid.iter_mut().for_each(|w| *w = u64::MAX);
-        valid[self.data.words - 1] = self.data.last_mask;
-        for (p, &x) in self.vars.iter().enumerate() {
-            union.iter_mut().for_each(|w| *w = 0);
-            for (j, &v) in self.data.values[p].iter().enumerate() {
-                if e.store.contains(x, i64::from(v)) {
-                    for (u, s) in union.iter_mut().zip(self.support(p, j)) {
-                        *u |= s;
-                    }
-                }
-            }
-            let mut any = 0;
-            for (t, u) in valid.iter_mut().zip(union.iter()) {
-                *t &= u;
-                any |= *t;
-            }
-            if any == 0 {
-                return Err(Conflict);
+        let words = self.data.words;
+        let (valid, rest) = scratch[..self.scratch_words()].split_at_mut(words);
+        let (union, changed) = rest.split_at_mut(words);
+        e.take_changes(changed);
+        let first = self.first_word as usize;
+        for (k, t) in valid.iter_mut().enumerate() {
+            *t = !e.store.word_at(first + k);
+        }
+        valid[words - 1] &= self.data.last_mask;
+        let mut sole = None;
+        let mut count = 0;
+        for (word, &bits) in changed.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let p = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                self.restrict_to(e, p, valid, union);
+                sole = Some(p);
+                count += 1;
             }
         }
+        let mut any = 0;
+        for (k, &t) in valid.iter().enumerate() {
+            any |= t;
+            let ruled_out = !t;
+            if e.store.word_at(first + k) != ruled_out {
+                e.store.write_at(first + k, ruled_out);
+            }
+        }
+        if any == 0 {
+            return Err(Conflict);
+        }
+        // A variable that alone changed since the last run, which left every value
+        // supported, keeps a valid tuple for each of its values. (A first run, after a
+        // reset, sees every variable changed; with one variable there is no last run to
+        // lean on.)
+        let skip = if count == 1 && self.vars.len() > 1 {
+            sole
+        } else {
+            None
+        };
         for (p, &x) in self.vars.iter().enumerate() {
-            self.keep_supported(e, p, x, valid)?;
+            if Some(p) != skip {
+                self.keep_supported(e, p, x, valid)?;
+            }
         }
         Ok(())
+    }
+
+    /// Intersects `valid` with the supports of the values variable `p` still has.
+    fn restrict_to(&self, e: &Engine, p: usize, valid: &mut [u64], union: &mut [u64]) {
+        let x = self.vars[p];
+        union.iter_mut().for_each(|w| *w = 0);
+        for (j, &v) in self.data.values[p].iter().enumerate() {
+            if e.store.contains(x, i64::from(v)) {
+                for (u, s) in union.iter_mut().zip(self.support(p, j)) {
+                    *u |= s;
+                }
+            }
+        }
+        for (t, u) in valid.iter_mut().zip(union.iter()) {
+            *t &= u;
+        }
     }
 
     /// Removes from variable `p` (`x`) its values without a valid tuple.
