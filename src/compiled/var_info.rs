@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::constraints::Constraint;
+use crate::constraints::{Constraint, NeighbourRows};
 use crate::domain::Domain;
 
 /// Static facts about each variable that the heuristics use.
@@ -100,9 +100,12 @@ impl Neighbours {
         if entries > MAX_NEIGHBOUR_ENTRIES {
             return Neighbours::unused();
         }
+        if num_vars <= MAX_BITSET_VARS {
+            return Neighbours::from_bits(num_vars, constraints);
+        }
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         for c in constraints {
-            c.add_neighbours(&mut rows);
+            c.add_neighbours(rows.as_mut_slice());
         }
         let mut start = Vec::with_capacity(num_vars + 1);
         let mut list = Vec::new();
@@ -117,24 +120,50 @@ impl Neighbours {
             // Nothing to tell the variables apart: keep no lists.
             return Neighbours::unused();
         }
-        let bits = (num_vars <= MAX_BITSET_VARS).then(|| {
-            let words = num_vars.div_ceil(64);
-            let mut bitset = vec![0u64; num_vars * words];
-            for (v, row) in rows.iter().enumerate() {
-                for &u in row {
-                    bitset[v * words + u as usize / 64] |= 1 << (u % 64);
-                }
-            }
-            NeighbourBits {
-                words,
-                rows: bitset,
-            }
-        });
         Neighbours {
             start,
             list,
             unused: false,
-            bits,
+            bits: None,
+        }
+    }
+
+    /// [`Neighbours::new`] for a model of at most [`MAX_BITSET_VARS`] variables: the rows
+    /// gathered as bitsets (no sorting, no repeats), the lists read off them.
+    fn from_bits(num_vars: usize, constraints: &[Constraint]) -> Self {
+        let words = num_vars.div_ceil(64);
+        let mut bits = NeighbourBits {
+            words,
+            rows: vec![0u64; num_vars * words],
+        };
+        for c in constraints {
+            c.add_neighbours(&mut bits);
+        }
+        let mut start = Vec::with_capacity(num_vars + 1);
+        let mut list = Vec::new();
+        start.push(0);
+        let mut everyone = true;
+        for v in 0..num_vars {
+            let row = &bits.rows[v * words..(v + 1) * words];
+            for (k, &w) in row.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    list.push((k * 64) as u32 + w.trailing_zeros());
+                    w &= w - 1;
+                }
+            }
+            everyone &= list.len() - start[v] as usize + 1 == num_vars;
+            start.push(list.len() as u32);
+        }
+        if everyone {
+            // Nothing to tell the variables apart: keep no lists.
+            return Neighbours::unused();
+        }
+        Neighbours {
+            start,
+            list,
+            unused: false,
+            bits: Some(bits),
         }
     }
 
@@ -150,5 +179,14 @@ impl Neighbours {
 
     pub(crate) fn of(&self, v: usize) -> &[u32] {
         &self.list[self.start[v] as usize..self.start[v + 1] as usize]
+    }
+}
+
+impl NeighbourRows for NeighbourBits {
+    fn extend_row(&mut self, x: usize, others: impl Iterator<Item = u32>) {
+        let row = &mut self.rows[x * self.words..(x + 1) * self.words];
+        for u in others {
+            row[u as usize / 64] |= 1 << (u % 64);
+        }
     }
 }

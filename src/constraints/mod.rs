@@ -196,7 +196,7 @@ impl Constraint {
     /// Adds to `rows[x]` the variables that `x` constrains directly through it: every
     /// other variable, except in a family, where a cell's neighbours are the cells of its
     /// groups (the family as a whole links every cell).
-    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+    pub(crate) fn add_neighbours<R: NeighbourRows + ?Sized>(&self, rows: &mut R) {
         if let Constraint::Clauses(clauses) = self {
             clauses.add_neighbours(rows);
             return;
@@ -207,7 +207,7 @@ impl Constraint {
         }
         let vars = self.vars();
         for &a in vars {
-            rows[a].extend(vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
+            rows.extend_row(a, vars.iter().filter(|&&b| b != a).map(|&b| b as u32));
         }
     }
 
@@ -260,6 +260,19 @@ impl Constraint {
             | Constraint::LockedValues(_)
             | Constraint::Element(_) => 0,
         }
+    }
+}
+
+/// Where [`Constraint::add_neighbours`] writes: each variable's neighbours, as lists
+/// (repeats allowed) or as bitsets.
+pub(crate) trait NeighbourRows {
+    /// Adds `others` to the neighbours of variable `x`.
+    fn extend_row(&mut self, x: usize, others: impl Iterator<Item = u32>);
+}
+
+impl NeighbourRows for [Vec<u32>] {
+    fn extend_row(&mut self, x: usize, others: impl Iterator<Item = u32>) {
+        self[x].extend(others);
     }
 }
 

@@ -46,6 +46,7 @@ use self::cover::SegmentCover;
 use self::segments::Segments;
 use self::shape::{Dense, General, Shape, Viewed, Work};
 use self::view::ValueView;
+use super::NeighbourRows;
 use crate::bits::{clear, take_first};
 use crate::bits::{is_single, set_bits};
 use crate::propagate::{Conflict, Engine};
@@ -213,10 +214,11 @@ impl Family {
     }
 
     /// Adds to `rows[x]` every variable sharing a group with `x`.
-    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+    pub(crate) fn add_neighbours<R: NeighbourRows + ?Sized>(&self, rows: &mut R) {
         for (cell, &x) in self.vars.iter().enumerate() {
             let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
-            rows[x].extend(
+            rows.extend_row(
+                x,
                 self.peers[range]
                     .iter()
                     .map(|&p| self.vars[p as usize] as u32),

@@ -14,6 +14,7 @@
 //! changed variables tells a run which variables to visit.
 
 use crate::bits::take_first;
+use crate::constraints::NeighbourRows;
 use crate::propagate::{Conflict, Engine};
 
 /// A literal inside the propagator: a local variable index and its sign.
@@ -102,12 +103,13 @@ impl Clauses {
     }
 
     /// Adds to `rows[x]` the variables sharing a clause with `x`.
-    pub(crate) fn add_neighbours(&self, rows: &mut [Vec<u32>]) {
+    pub(crate) fn add_neighbours<R: NeighbourRows + ?Sized>(&self, rows: &mut R) {
         for c in 0..self.starts.len() - 1 {
             let lits = &self.literals[self.starts[c] as usize..self.starts[c + 1] as usize];
             for a in lits {
                 let x = self.vars[a.var as usize];
-                rows[x].extend(
+                rows.extend_row(
+                    x,
                     lits.iter()
                         .filter(|b| b.var != a.var)
                         .map(|b| self.vars[b.var as usize] as u32),
