@@ -801,3 +801,34 @@ fn excluding_a_value_of_a_wide_domain_is_refused_and_changes_nothing() {
     ));
     assert_eq!(solver.solve().solution().map(|s| s.value(small)), Some(1));
 }
+
+/// Found by `solve_finds_a_solution_exactly_when_one_exists`: three groups with offsets
+/// over the same cells, two of them sharing two cells (an intersecting pair) in a family
+/// where every cell is a peer of every other. The family once laid out its removals for
+/// the pairless run and read them as the general run does, losing the shifted group's
+/// removals; the instance has no solution (the second group forces x2 = 1, the first
+/// forbids it).
+#[test]
+fn a_family_with_offsets_and_a_pair_keeps_every_group() {
+    let mut m = Model::new();
+    let x0 = m.new_var_from_values(&[-1]).expect("x0");
+    let x1 = m.new_var_from_values(&[1, 3]).expect("x1");
+    let x2 = m.new_var_from_values(&[0, 1]).expect("x2");
+    let xs = [x0, x1, x2];
+    m.all_different_offset(&xs, &[1, 0, -1]).expect("posted");
+    m.all_different_offset(&xs, &[0, -2, -1]).expect("posted");
+    m.all_different_offset(&[x0, x1], &[1, -1]).expect("posted");
+    let brute = [1, 3]
+        .iter()
+        .flat_map(|&b| [0, 1].map(move |c| [-1, b, c]))
+        .filter(|t| {
+            let distinct = |v: [i32; 3]| v[0] != v[1] && v[0] != v[2] && v[1] != v[2];
+            distinct([t[0] + 1, t[1], t[2] - 1])
+                && distinct([t[0], t[1] - 2, t[2] - 1])
+                && t[0] + 1 != t[1] - 1
+        })
+        .count();
+    assert_eq!(brute, 0);
+    assert!(Solver::new(&m).solve().solution().is_none());
+    assert_eq!(Solver::new(&m).count(None).count, 0);
+}

@@ -53,10 +53,12 @@ impl Family {
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         let aligned = groups.iter().all(FamilyGroup::aligned);
-        // Every cell a peer of every other (N-Queens: one group holds them all), and the
-        // removals laid out over all cells fit the table's budget.
+        // Every cell a peer of every other (N-Queens: one group holds them all), no
+        // intersecting pairs (a run that sweeps pairs reads the general layout of the
+        // removals), and the removals laid out over all cells fit the table's budget.
         let row = n.next_multiple_of(LANES);
         let dense = !aligned
+            && pairs.is_empty()
             && row <= 64
             && (0..n).all(|c| peers.len_of(c) + 1 == n)
             && n * row * width as usize <= MAX_REMOVALS;

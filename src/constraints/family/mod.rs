@@ -146,7 +146,8 @@ pub(crate) struct Family {
     /// In a dense family, the tight group that holds every cell with no shifts
     /// (N-Queens' rows), if there is one, and the store index of its taken values.
     taken: Option<Taken>,
-    /// Every cell is a peer of every other and `removals` is laid out over all cells:
+    /// Every cell is a peer of every other, there are no pairs, and `removals` is laid
+    /// out over all cells:
     /// `removals[(bit * cells + cell) * row + other]`.
     dense: bool,
     /// A removal row's length in a dense family: the number of cells rounded up to a
@@ -297,7 +298,7 @@ impl Family {
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        match (self.view.is_some(), self.dense && self.pairs.is_empty()) {
+        match (self.view.is_some(), self.dense) {
             (true, _) => self.run::<Viewed>(e, scratch),
             (false, true) => self.run::<Dense>(e, scratch),
             (false, false) => self.run::<General>(e, scratch),
