@@ -136,10 +136,13 @@ struct GroupRows {
 
 impl GroupRows {
     fn new(groups: &[FamilyGroup], n: usize, local: &impl Fn(usize) -> u32) -> Self {
+        let entries: usize = groups.iter().map(|g| g.vars.len()).sum();
+        let mut start = Vec::with_capacity(groups.len() + 1);
+        start.push(0);
         let mut rows = GroupRows {
-            start: vec![0],
-            cells: Vec::new(),
-            shifts: Vec::new(),
+            start,
+            cells: Vec::with_capacity(entries),
+            shifts: Vec::with_capacity(entries),
             by_cell: vec![Vec::new(); n],
         };
         for (g, group) in groups.iter().enumerate() {
@@ -197,13 +200,24 @@ impl PeerRows {
         by_cell: &[Vec<(u32, u32)>],
         local: &impl Fn(usize) -> u32,
     ) -> Self {
+        // At most every other cell of each of a cell's groups is its peer, and at most
+        // every other cell.
+        let n = by_cell.len();
+        let most_peers = groups
+            .iter()
+            .map(|g| g.vars.len() * g.vars.len().saturating_sub(1))
+            .sum::<usize>()
+            .min(n * n.saturating_sub(1));
+        let memberships: usize = by_cell.iter().map(Vec::len).sum();
         let mut rows = PeerRows {
-            group_start: vec![0],
-            groups: Vec::new(),
-            start: vec![0],
-            cells: Vec::new(),
-            pattern: Vec::new(),
+            group_start: Vec::with_capacity(n + 1),
+            groups: Vec::with_capacity(memberships),
+            start: Vec::with_capacity(n + 1),
+            cells: Vec::with_capacity(most_peers),
+            pattern: Vec::with_capacity(most_peers),
         };
+        rows.group_start.push(0);
+        rows.start.push(0);
         // Each peer's shift pattern gathered in place, and the peers touched, so that only
         // the peers (not every entry of every group) are sorted.
         let mut pattern_of = vec![0u128; by_cell.len()];
@@ -298,17 +312,13 @@ pub(super) fn intersecting_pairs(
         .max()
         .unwrap_or(0);
     let words = cells.div_ceil(64);
-    let masks: Vec<u64> = groups
-        .iter()
-        .flat_map(|g| {
-            let mut mask = vec![0u64; words];
-            for &v in &g.vars {
-                let c = local(v) as usize;
-                mask[c / 64] |= 1 << (c % 64);
-            }
-            mask
-        })
-        .collect();
+    let mut masks = vec![0u64; groups.len() * words];
+    for (g, group) in groups.iter().enumerate() {
+        for &v in &group.vars {
+            let c = local(v) as usize;
+            masks[g * words + c / 64] |= 1 << (c % 64);
+        }
+    }
     let mask = |g: usize| &masks[g * words..(g + 1) * words];
     for (a, ga) in groups.iter().enumerate() {
         for (b, gb) in groups.iter().enumerate().skip(a + 1) {
@@ -324,16 +334,12 @@ pub(super) fn intersecting_pairs(
                 continue;
             }
             let (ga, gb) = (&ga.vars, &gb.vars);
-            let shared: Vec<u32> = ga
-                .iter()
-                .filter(|v| gb.contains(v))
-                .map(|&v| local(v))
-                .collect();
-            if shared.len() < 2 {
+            let begin = pair_cells.len() as u32;
+            pair_cells.extend(ga.iter().filter(|v| gb.contains(v)).map(|&v| local(v)));
+            if pair_cells.len() - (begin as usize) < 2 {
+                pair_cells.truncate(begin as usize);
                 continue;
             }
-            let begin = pair_cells.len() as u32;
-            pair_cells.extend_from_slice(&shared);
             let only_a = pair_cells.len() as u32;
             pair_cells.extend(ga.iter().filter(|v| !gb.contains(v)).map(|&v| local(v)));
             let only_b = pair_cells.len() as u32;
