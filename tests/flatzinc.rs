@@ -147,14 +147,18 @@ fn the_command_optimises_with_statistics() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+/// Whether `minizinc` runs here (the tests that need it skip with a message otherwise).
+fn minizinc_available() -> bool {
+    std::process::Command::new("minizinc")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// MiniZinc runs bitcsp through `share/minizinc` (skipped when `minizinc` is not installed).
 #[test]
 fn minizinc_runs_bitcsp_as_a_solver() {
-    let available = std::process::Command::new("minizinc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !available {
+    if !minizinc_available() {
         eprintln!("skipped: minizinc is not installed");
         return;
     }
@@ -177,11 +181,7 @@ fn minizinc_runs_bitcsp_as_a_solver() {
 /// `minizinc` is not installed).
 #[test]
 fn minizinc_set_variables_become_booleans() {
-    let available = std::process::Command::new("minizinc")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !available {
+    if !minizinc_available() {
         eprintln!("skipped: minizinc is not installed");
         return;
     }

@@ -349,37 +349,20 @@ fn every_combination_of_variants_counts_like_brute_force_on_4x4_boards() {
 #[test]
 fn comma_separated_labels_read_as_single_characters_do() {
     let givens = "1...............";
+    let parse = |line: String, variant: &str| {
+        VariantPuzzle::parse(&line, &variant.parse().unwrap(), None).unwrap()
+    };
     let chars = "1112122233343444";
     let commas: Vec<String> = chars.chars().map(|c| format!("r{c}")).collect();
-    let a = VariantPuzzle::parse(
-        &format!("{givens} {chars}"),
-        &"jigsaw".parse().unwrap(),
-        None,
-    )
-    .unwrap();
-    let b = VariantPuzzle::parse(
-        &format!("{givens} {}", commas.join(",")),
-        &"jigsaw".parse().unwrap(),
-        None,
-    )
-    .unwrap();
+    let a = parse(format!("{givens} {chars}"), "jigsaw");
+    let b = parse(format!("{givens} {}", commas.join(",")), "jigsaw");
     assert_eq!(a.regions, b.regions);
     let cages = "AABBAABBCCDDCCDD";
     let sums = "A=10,B=10,C=10,D=10";
     let long: Vec<String> = cages.chars().map(|c| format!("cage{c}")).collect();
     let long_sums = "cageA=10,cageB=10,cageC=10,cageD=10";
-    let k1 = VariantPuzzle::parse(
-        &format!("{givens} {cages} {sums}"),
-        &"killer".parse().unwrap(),
-        None,
-    )
-    .unwrap();
-    let k2 = VariantPuzzle::parse(
-        &format!("{givens} {} {long_sums}", long.join(",")),
-        &"killer".parse().unwrap(),
-        None,
-    )
-    .unwrap();
+    let k1 = parse(format!("{givens} {cages} {sums}"), "killer");
+    let k2 = parse(format!("{givens} {} {long_sums}", long.join(",")), "killer");
     assert_eq!(
         k1.cages
             .iter()

@@ -4,6 +4,7 @@
 
 use std::sync::OnceLock;
 
+use crate::bits::set_bits;
 use crate::constraints::{Constraint, NeighbourRows};
 use crate::domain::Domain;
 
@@ -146,11 +147,7 @@ impl Neighbours {
         for v in 0..num_vars {
             let row = &bits.rows[v * words..(v + 1) * words];
             for (k, &w) in row.iter().enumerate() {
-                let mut w = w;
-                while w != 0 {
-                    list.push((k * 64) as u32 + w.trailing_zeros());
-                    w &= w - 1;
-                }
+                list.extend(set_bits(w).map(|b| (k * 64 + b) as u32));
             }
             everyone &= list.len() - start[v] as usize + 1 == num_vars;
             start.push(list.len() as u32);

@@ -15,6 +15,7 @@
 
 use std::sync::Arc;
 
+use crate::bits::set_bits;
 use crate::posted::TableData;
 use crate::propagate::{Conflict, Engine};
 
@@ -77,10 +78,7 @@ impl Table {
         let mut sole = None;
         let mut count = 0;
         for (word, &bits) in changed.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let p = word * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
+            for p in set_bits(bits).map(|b| word * 64 + b) {
                 self.restrict_to(e, p, valid, union);
                 sole = Some(p);
                 count += 1;

@@ -3,7 +3,7 @@
 //! entry shares a value with `z` is one AND and the values `z` can take one OR per index
 //! left (quasigroup models post these by the hundred).
 
-use crate::bits::is_single;
+use crate::bits::{is_single, set_bits};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
 
@@ -51,8 +51,8 @@ impl WordElement {
     }
 
     /// The position in `xs` of the entry that bit `bit` of `i` points at.
-    fn entry(&self, bit: u32) -> usize {
-        (self.first + i64::from(bit)) as usize
+    fn entry(&self, bit: usize) -> usize {
+        (self.first + bit as i64) as usize
     }
 
     /// Entry `k`'s domain as values of `z`'s word (values `z`'s word cannot hold dropped).
@@ -66,10 +66,7 @@ impl WordElement {
         // Indices out of range, or whose entry shares no value with `z`, leave `i`.
         let zw = e.store.first_word(z);
         let mut keep = e.store.first_word(i) & self.in_range;
-        let mut rest = keep;
-        while rest != 0 {
-            let bit = rest.trailing_zeros();
-            rest &= rest - 1;
+        for bit in set_bits(keep) {
             if self.in_z(e, self.entry(bit)) & zw == 0 {
                 keep &= !(1 << bit);
             }
@@ -77,19 +74,14 @@ impl WordElement {
         e.set_one_word(i, keep)?;
         if is_single(keep) {
             // `z` and the one entry left keep their common values.
-            let k = self.entry(keep.trailing_zeros());
+            let k = self.entry(keep.trailing_zeros() as usize);
             let common = self.in_z(e, k) & e.store.first_word(z);
             e.set_one_word(z, common)?;
             let x = self.vars[k];
             return e.set_one_word(x, e.store.first_word(x) & shift(common, -self.shifts[k]));
         }
         // `z` keeps the values of the entries `i` can still point at.
-        let mut union = 0;
-        while keep != 0 {
-            let bit = keep.trailing_zeros();
-            keep &= keep - 1;
-            union |= self.in_z(e, self.entry(bit));
-        }
+        let union = set_bits(keep).fold(0, |u, bit| u | self.in_z(e, self.entry(bit)));
         e.set_one_word(z, zw & union)
     }
 }

@@ -6,7 +6,7 @@
 //! it has already passed on, so that a run finds the newly removed ones with two word
 //! operations, and undo restores that word with the domains.
 
-use crate::bits::{is_single, take_first};
+use crate::bits::{is_single, set_bits, take_first};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
 
@@ -110,12 +110,10 @@ impl WordIndicators {
         // Then the values `x` lost since then settle their indicators.
         let word = e.store.first_word(x);
         let seen = e.store.word_at(self.seen as usize);
-        let mut gone = self.linked & !word & !seen;
+        let gone = self.linked & !word & !seen;
         if gone != 0 {
             e.store.write_at(self.seen as usize, seen | gone);
-            while gone != 0 {
-                let bit = gone.trailing_zeros() as usize;
-                gone &= gone - 1;
+            for bit in set_bits(gone) {
                 for &k in self.links_of(bit) {
                     let b = self.vars[k as usize + 1];
                     if e.store.fixed_value(b) != Some(0) {

@@ -1,6 +1,7 @@
 //! Killer cages: the sets of distinct digits that make a sum, and the cage's tuples.
 
 use std::collections::HashMap;
+use std::convert::Infallible;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::{ModelError, TupleSet};
@@ -12,20 +13,36 @@ pub fn sum_range(k: usize, n: usize) -> (i64, i64) {
     (k * (k + 1) / 2, k * (2 * n - k + 1) / 2)
 }
 
+/// A cage's size, the board's side and the cage's sum: what its combinations and tuples
+/// depend on.
+type CageKey = (usize, usize, i64);
+
+/// The value `cache` holds for `key`, built by `build` the first time and shared after.
+/// A poisoned lock only costs the sharing.
+fn cached<V: Clone, E>(
+    cache: &OnceLock<Mutex<HashMap<CageKey, V>>>,
+    key: CageKey,
+    build: impl FnOnce() -> Result<V, E>,
+) -> Result<V, E> {
+    let cache = cache.get_or_init(Mutex::default);
+    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return Ok(found);
+    }
+    let built = build()?;
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, built.clone());
+    }
+    Ok(built)
+}
+
 /// [`combinations`], worked out once per process for each cage size, board side and sum,
 /// and shared: every killer puzzle asks for them, and the same few recur.
 pub fn combinations_cached(k: usize, n: usize, sum: i64) -> Arc<[u64]> {
-    type Key = (usize, usize, i64);
-    static CACHE: OnceLock<Mutex<HashMap<Key, Arc<[u64]>>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Mutex::default);
-    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&(k, n, sum)).cloned()) {
-        return found;
-    }
-    let built: Arc<[u64]> = combinations(k, n, sum).into();
-    if let Ok(mut c) = cache.lock() {
-        c.insert((k, n, sum), Arc::clone(&built));
-    }
-    built
+    static CACHE: OnceLock<Mutex<HashMap<CageKey, Arc<[u64]>>>> = OnceLock::new();
+    cached(&CACHE, (k, n, sum), || {
+        Ok::<_, Infallible>(combinations(k, n, sum).into())
+    })
+    .unwrap_or_else(|never| match never {})
 }
 
 /// Every set of `k` distinct digits from `1..=n` summing to `sum`, as bit masks.
@@ -74,17 +91,10 @@ pub fn tuple_count(combos: usize, k: usize, limit: usize) -> Option<usize> {
 /// # Errors
 /// None in practice: every tuple has `k` digits.
 pub fn tuples_cached(k: usize, n: usize, sum: i64) -> Result<TupleSet, ModelError> {
-    type Key = (usize, usize, i64);
-    static CACHE: OnceLock<Mutex<HashMap<Key, TupleSet>>> = OnceLock::new();
-    let cache = CACHE.get_or_init(Mutex::default);
-    if let Some(found) = cache.lock().ok().and_then(|c| c.get(&(k, n, sum)).cloned()) {
-        return Ok(found);
-    }
-    let built = TupleSet::new(k, &tuples(&combinations_cached(k, n, sum), k))?;
-    if let Ok(mut c) = cache.lock() {
-        c.insert((k, n, sum), built.clone());
-    }
-    Ok(built)
+    static CACHE: OnceLock<Mutex<HashMap<CageKey, TupleSet>>> = OnceLock::new();
+    cached(&CACHE, (k, n, sum), || {
+        TupleSet::new(k, &tuples(&combinations_cached(k, n, sum), k))
+    })
 }
 
 /// Every ordering of every combination, as tuples of digits.
