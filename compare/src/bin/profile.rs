@@ -1,8 +1,9 @@
 //! A fixed workload for profilers (`valgrind --tool=callgrind`):
-//! `profile sudoku FILE [count]`, `profile peer FILE [count]` (the `sudoku` crate) or
-//! `profile queens N`. With `SETUP=1` in the environment, `profile sudoku` builds each
-//! puzzle's model and solver and stops there (the per-puzzle setup alone); with `REUSE=1`
-//! one `sudoku::PuzzleSolver` solves the whole file.
+//! `profile sudoku FILE [count]`, `profile peer FILE [count]` (the `sudoku` crate),
+//! `profile queens N` or `profile generate [count]` (minimal 9×9 puzzles of seed 1). With
+//! `SETUP=1` in the environment, `profile sudoku` builds each puzzle's model and solver
+//! and stops there (the per-puzzle setup alone); with `REUSE=1` one
+//! `sudoku::PuzzleSolver` solves the whole file.
 
 use bitcsp::sudoku::{self, Board};
 use bitcsp::{queens, Solver};
@@ -86,6 +87,18 @@ fn main() {
             }
             println!("solved {solved}");
         }
+        Some("generate") => {
+            // Minimal 9×9 puzzles from the workshop's generator, no symmetry, seed 1.
+            let count: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(2000);
+            let shape = sudoku::BoxShape { rows: 3, cols: 3 };
+            let symmetry = bitcsp::sudoku::workshop::Symmetry::None;
+            let mut generator =
+                bitcsp::sudoku::workshop::Generator::new(shape, symmetry, None, 1).expect("9x9");
+            let givens: usize = (0..count)
+                .map(|i| generator.puzzle(i).expect("a puzzle").givens())
+                .sum();
+            println!("givens {givens}");
+        }
         Some("queens") => {
             let n: usize = args[2].parse().expect("n");
             let (model, _) = queens::model(n).expect("model");
@@ -98,6 +111,8 @@ fn main() {
             }
             println!("{:?} {:?}", solver.count(None), solver.stats());
         }
-        _ => eprintln!("usage: profile sudoku|peer FILE [count] | profile queens N"),
+        _ => eprintln!(
+            "usage: profile sudoku|peer FILE [count] | profile queens N | profile generate [count]"
+        ),
     }
 }

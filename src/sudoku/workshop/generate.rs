@@ -15,6 +15,7 @@ use std::str::FromStr;
 use super::class::Class;
 use super::desk::{Workshop, WorkshopError};
 use super::geometry::Geometry;
+use super::swaps::Swaps;
 use crate::sudoku::{Board, BoxShape, PuzzleSolver};
 use crate::xorshift::XorShift;
 
@@ -117,6 +118,7 @@ pub struct Generator {
     solver: PuzzleSolver,
     workshop: Option<Workshop>,
     geo: Geometry,
+    swaps: Swaps,
 }
 
 impl Generator {
@@ -139,6 +141,7 @@ impl Generator {
             solver: PuzzleSolver::new(shape)?,
             workshop: class.map(|_| Workshop::new(shape)).transpose()?,
             geo: Geometry::new(shape),
+            swaps: Swaps::default(),
         })
     }
 
@@ -179,20 +182,18 @@ impl Generator {
         unreachable!("the attempts never end")
     }
 
-    /// A random full grid: a few random digits placed without clashes, completed by the
-    /// engine, then shuffled by the transformations that keep a grid valid (digits
-    /// relabelled, rows within bands, bands, columns within stacks, stacks).
+    /// A random full grid: the boxes on the diagonal filled with random permutations
+    /// (they share no row or column, so they never clash), completed by the engine, then
+    /// shuffled by the transformations that keep a grid valid (digits relabelled, rows
+    /// within bands, bands, columns within stacks, stacks). `None` if the engine finds
+    /// no completion, which the caller answers with another attempt.
     fn full_grid(&mut self, random: &mut XorShift) -> Result<Option<Board>, WorkshopError> {
-        let n = self.shape.side();
+        let (n, rows, cols) = (self.shape.side(), self.shape.rows, self.shape.cols);
         let mut seeds = Board::empty(self.shape).map_err(crate::sudoku::SudokuError::from)?;
-        for _ in 0..n + 2 {
-            let (r, c) = (random.below(n), random.below(n));
-            let d = random.below(n) as u8 + 1;
-            if seeds.get(r, c).is_none() {
-                seeds.set(r, c, d);
-                if seeds.find_clash().is_some() {
-                    seeds.set(r, c, 0);
-                }
+        for b in 0..rows.min(cols) {
+            let digits = permutation(n, random);
+            for (i, &d) in digits.iter().enumerate() {
+                seeds.set(b * rows + i / cols, b * cols + i % cols, d as u8 + 1);
             }
         }
         let Some(solved) = self.solver.solve(&seeds)? else {
@@ -210,6 +211,7 @@ impl Generator {
             order.swap(i, random.below(i + 1));
         }
         let mut puzzle = grid.clone();
+        self.swaps.learn(&self.geo, &grid);
         let mut done = vec![false; n * n];
         for cell in order {
             if done[cell] {
@@ -225,6 +227,11 @@ impl Generator {
                 .all(|&c| self.geo.forced_by_a_single(&puzzle, c, grid.cells()[c]))
             {
                 true
+            } else if orbit
+                .iter()
+                .any(|&c| self.swaps.frees_a_swap(&self.geo, &grid, &puzzle, c))
+            {
+                false
             } else {
                 self.still_unique(&puzzle, &orbit, &grid)?
             };

@@ -34,6 +34,7 @@ mod grid;
 pub mod json;
 mod logic;
 mod step;
+mod swaps;
 mod technique;
 mod techniques;
 
