@@ -6,8 +6,10 @@
 //! later either, since removing others only adds solutions.
 //!
 //! When the givens left force the removed digit back by a naked or hidden single, the
-//! solution stays unique and no search is needed; every other removal is decided by the
-//! engine (a count to two), and the engine proves the finished puzzle unique.
+//! solution stays unique and no search is needed; when the removal leaves a two-digit
+//! swap of the grid without a given (see `swaps.rs`), the exchanged grid is a
+//! second solution and the given stays, again without a search; every other removal is
+//! decided by the engine, and the engine proves the finished puzzle unique.
 
 use std::fmt;
 use std::str::FromStr;

@@ -106,13 +106,19 @@ mod tests {
     const GRID: &str =
         "534678912672195348198342567859761423426853791713924856961537284287419635345286179";
 
-    /// Every closure, with its digits exchanged, is a valid grid other than the first.
-    #[test]
-    fn every_closure_exchanged_is_another_valid_grid() {
+    /// The test grid, its geometry, and the swaps learned from it.
+    fn learned() -> (Board, Geometry, Swaps) {
         let grid = Board::parse(GRID).expect("grid");
         let geo = Geometry::new(BoxShape { rows: 3, cols: 3 });
         let mut swaps = Swaps::default();
         swaps.learn(&geo, &grid);
+        (grid, geo, swaps)
+    }
+
+    /// Every closure, with its digits exchanged, is a valid grid other than the first.
+    #[test]
+    fn every_closure_exchanged_is_another_valid_grid() {
+        let (grid, geo, mut swaps) = learned();
         let empty = Board::empty(grid.shape()).expect("empty");
         for cell in 0..81 {
             let a = grid.cells()[cell];
@@ -137,10 +143,7 @@ mod tests {
     /// found.
     #[test]
     fn a_swap_is_free_only_when_it_holds_no_given() {
-        let grid = Board::parse(GRID).expect("grid");
-        let geo = Geometry::new(BoxShape { rows: 3, cols: 3 });
-        let mut swaps = Swaps::default();
-        swaps.learn(&geo, &grid);
+        let (grid, geo, mut swaps) = learned();
         let mut puzzle = grid.clone();
         puzzle.set(0, 0, 0);
         assert!(!swaps.frees_a_swap(&geo, &grid, &puzzle, 0));
