@@ -6,9 +6,9 @@
 //! later either, since removing others only adds solutions.
 //!
 //! When the givens left force the removed digit back by a naked or hidden single, the
-//! solution stays unique and no search is needed; when the removal leaves a two-digit
-//! swap of the grid without a given (see `swaps.rs`), the exchanged grid is a
-//! second solution and the given stays, again without a search; every other removal is
+//! solution stays unique and no search is needed; when the removal leaves a swap of the
+//! grid without a given (two digits exchanged, or two lines' digits along a cycle: see
+//! `swaps.rs`), the grid after the swap is a second solution and the given stays, again without a search; every other removal is
 //! decided by the engine, and the engine proves the finished puzzle unique.
 
 use std::fmt;
@@ -220,19 +220,18 @@ impl Generator {
                 continue;
             }
             let orbit = self.symmetry.orbit(n, cell / n, cell % n);
+            let mut frees_a_swap = false;
             for &c in &orbit {
                 done[c] = true;
                 puzzle.set(c / n, c % n, 0);
+                frees_a_swap |= self.swaps.remove(c);
             }
             let keeps = if orbit
                 .iter()
                 .all(|&c| self.geo.forced_by_a_single(&puzzle, c, grid.cells()[c]))
             {
                 true
-            } else if orbit
-                .iter()
-                .any(|&c| self.swaps.frees_a_swap(&self.geo, &grid, &puzzle, c))
-            {
+            } else if frees_a_swap {
                 false
             } else {
                 self.still_unique(&puzzle, &orbit, &grid)?
@@ -240,6 +239,7 @@ impl Generator {
             if !keeps {
                 for &c in &orbit {
                     puzzle.set(c / n, c % n, grid.cells()[c]);
+                    self.swaps.restore(c);
                 }
             }
         }

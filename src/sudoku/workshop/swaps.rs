@@ -1,101 +1,223 @@
-//! Two-digit swaps of a full grid: the smallest sets of cells, holding two digits `a` and
-//! `b`, whose digits can be exchanged and leave a valid grid.
+//! Swaps of a full grid: sets of cells whose digits can be exchanged among themselves
+//! and leave another valid grid. Each is an unavoidable set: a puzzle with the grid as
+//! its solution and no given in a swap has a second solution, the grid after the swap,
+//! so the generator refuses a removal that empties one without a search.
 //!
-//! Exchanging `a` for `b` in a cell breaks each of its houses until the cell of that
-//! house holding `b` is exchanged too; a set closed under "the other digit's cell in the
-//! same row, column and box" keeps every house with one `a` and one `b`. The closure of
-//! one cell and one other digit is the smallest such set holding the cell (it is an
-//! unavoidable set of the grid: the 4-cell rectangles, the 6-cell ones, and so on up to
-//! all `2N` cells of the two digits). A puzzle with the grid as its solution and no given
-//! in such a set has a second solution, the grid with the set's digits exchanged, so the
-//! generator can refuse a removal that empties one without a search.
+//! Two kinds are found, both cheap to read off the grid:
+//! - *two-digit swaps*: exchanging `a` for `b` in a cell breaks each of its houses until
+//!   the cell of that house holding `b` is exchanged too, so a set closed under "the
+//!   other digit's cell in the same row, column and box" keeps every house whole. The
+//!   cells of two digits fall apart into such closures (the 4-cell rectangles, the 6-cell
+//!   ones, and so on up to all `2N` cells of the two digits).
+//! - *line swaps*: in two rows (or two columns), the positions where the first line's
+//!   digit is found in the second line at another position form cycles; exchanging the
+//!   two lines' digits along a cycle keeps both lines and every crossing line whole, and
+//!   it is a swap when every box keeps its digits too (always, when both lines cross the
+//!   same boxes). The 2-cycles are rectangles, two-digit swaps already, and are left out.
+//!
+//! The generator removes givens one at a time, so each swap keeps a count of its givens
+//! and a removal only updates the swaps through its cell.
 
 use super::geometry::Geometry;
 use crate::sudoku::Board;
 
-/// Where each digit lies in each row, column and box of one full grid, and the scratch
-/// of a closure.
+/// The swaps of one full grid, with how many givens each holds in the puzzle being
+/// carved from it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Swaps {
-    side: usize,
-    /// `place[h * side + d - 1]`: the cell of house `h` (rows, columns, boxes) holding `d`.
-    place: Vec<usize>,
-    /// The closure being grown, and which cells are in it.
-    stack: Vec<usize>,
+    /// Each swap's cells, one swap after another, with the digit each takes in the other
+    /// grid.
+    members: Vec<(usize, u8)>,
+    /// Where each swap's members end in `members`.
+    ends: Vec<usize>,
+    /// How many of each swap's cells are given.
+    givens: Vec<u32>,
+    /// The swaps through each cell.
+    through: Vec<Vec<u32>>,
+    /// Which cells the closure being grown holds.
     member: Vec<bool>,
 }
 
 impl Swaps {
-    /// Reads where every digit of `grid` (full and valid) lies.
+    /// Finds the swaps of `grid` (full and valid), every cell counted as given.
     pub fn learn(&mut self, geo: &Geometry, grid: &Board) {
         let n = geo.side;
-        self.side = n;
-        self.place.clear();
-        self.place.resize(3 * n * n, 0);
-        for (h, cells) in geo.houses[..3 * n].iter().enumerate() {
-            for &c in cells {
-                let d = usize::from(grid.cells()[c]);
-                self.place[h * n + d - 1] = c;
-            }
-        }
+        self.members.clear();
+        self.ends.clear();
+        self.through.iter_mut().for_each(Vec::clear);
+        self.through.resize(n * n, Vec::new());
         self.member.clear();
         self.member.resize(n * n, false);
+        self.learn_two_digit_swaps(geo, grid);
+        self.learn_line_swaps(geo, grid);
+        self.givens.clear();
+        let mut begin = 0;
+        for &end in &self.ends {
+            self.givens.push((end - begin) as u32);
+            begin = end;
+        }
     }
 
-    /// Whether some two-digit swap through `cell` meets no given of `puzzle`, whose
-    /// solution is the grid last learned: then `puzzle` has another solution.
-    pub fn frees_a_swap(
-        &mut self,
-        geo: &Geometry,
-        grid: &Board,
-        puzzle: &Board,
-        cell: usize,
-    ) -> bool {
-        let a = grid.cells()[cell];
-        (1..=self.side as u8)
-            .filter(|&b| b != a)
-            .any(|b| self.closure_is_empty(geo, grid, puzzle, cell, a, b))
+    /// Takes the given out of `cell`; whether some swap through it now holds no given.
+    pub fn remove(&mut self, cell: usize) -> bool {
+        let mut freed = false;
+        for &s in &self.through[cell] {
+            let count = &mut self.givens[s as usize];
+            *count -= 1;
+            freed |= *count == 0;
+        }
+        freed
     }
 
-    /// Grows the closure of `cell` for digits `a` and `b`; false as soon as it reaches a
-    /// given of `puzzle`.
-    fn closure_is_empty(
-        &mut self,
-        geo: &Geometry,
-        grid: &Board,
-        puzzle: &Board,
-        cell: usize,
-        a: u8,
-        b: u8,
-    ) -> bool {
-        let n = self.side;
-        self.stack.clear();
-        self.stack.push(cell);
-        self.member[cell] = true;
-        let mut next = 0;
-        let mut empty = puzzle.cells()[cell] == 0;
-        'grow: while next < self.stack.len() {
-            let x = self.stack[next];
-            next += 1;
-            let other = if grid.cells()[x] == a { b } else { a };
-            for &h in &geo.houses_of[x] {
-                let partner = self.place[h * n + usize::from(other) - 1];
-                if self.member[partner] {
-                    continue;
-                }
-                if puzzle.cells()[partner] != 0 {
-                    empty = false;
-                    break 'grow;
-                }
-                self.member[partner] = true;
-                self.stack.push(partner);
+    /// Puts the given of `cell` back.
+    pub fn restore(&mut self, cell: usize) {
+        for &s in &self.through[cell] {
+            self.givens[s as usize] += 1;
+        }
+    }
+
+    /// The swaps found: for each, its cells with the digit each takes in the other grid.
+    #[cfg(test)]
+    fn all(&self) -> impl Iterator<Item = &[(usize, u8)]> {
+        let begins = std::iter::once(0).chain(self.ends.iter().copied());
+        begins
+            .zip(self.ends.iter().copied())
+            .map(|(begin, end)| &self.members[begin..end])
+    }
+
+    /// Ends the swap made of the members pushed since `begin`.
+    fn close_swap(&mut self, begin: usize) {
+        let index = self.ends.len() as u32;
+        for &(cell, _) in &self.members[begin..] {
+            self.through[cell].push(index);
+        }
+        self.ends.push(self.members.len());
+    }
+
+    /// For every two digits, their cells split into closures.
+    fn learn_two_digit_swaps(&mut self, geo: &Geometry, grid: &Board) {
+        let n = geo.side;
+        let values = grid.cells();
+        let mut place = vec![0usize; 3 * n * n];
+        for (h, cells) in geo.houses[..3 * n].iter().enumerate() {
+            for &c in cells {
+                place[h * n + usize::from(values[c]) - 1] = c;
             }
         }
-        for &x in &self.stack {
-            self.member[x] = false;
+        for a in 1..=n as u8 {
+            for b in a + 1..=n as u8 {
+                let pair_begin = self.members.len();
+                // Every closure holds an `a` in some row.
+                for row in 0..n {
+                    let start = place[row * n + usize::from(a) - 1];
+                    if self.member[start] {
+                        continue;
+                    }
+                    let begin = self.members.len();
+                    self.grow_closure(geo, values, &place, start, a, b);
+                    self.close_swap(begin);
+                }
+                for &(cell, _) in &self.members[pair_begin..] {
+                    self.member[cell] = false;
+                }
+            }
         }
-        empty
     }
+
+    /// Pushes the closure of `start` for digits `a` and `b`, marking its cells.
+    fn grow_closure(
+        &mut self,
+        geo: &Geometry,
+        values: &[u8],
+        place: &[usize],
+        start: usize,
+        a: u8,
+        b: u8,
+    ) {
+        let n = geo.side;
+        let exchanged = |d: u8| if d == a { b } else { a };
+        let mut next = self.members.len();
+        self.members.push((start, exchanged(values[start])));
+        self.member[start] = true;
+        while next < self.members.len() {
+            let (x, other) = self.members[next];
+            next += 1;
+            for &h in &geo.houses_of[x] {
+                let partner = place[h * n + usize::from(other) - 1];
+                if !self.member[partner] {
+                    self.member[partner] = true;
+                    self.members.push((partner, exchanged(values[partner])));
+                }
+            }
+        }
+    }
+
+    /// For every two rows and every two columns, the cycles that are swaps.
+    fn learn_line_swaps(&mut self, geo: &Geometry, grid: &Board) {
+        let n = geo.side;
+        for columns in [false, true] {
+            for first in 0..n {
+                for second in first + 1..n {
+                    self.learn_cycles(geo, grid.cells(), |i, which| {
+                        let line = if which == 0 { first } else { second };
+                        if columns {
+                            i * n + line
+                        } else {
+                            line * n + i
+                        }
+                    });
+                }
+            }
+        }
+    }
+
+    /// The cycles of one pair of lines, position `i` of line 0 or 1 being cell
+    /// `cell_at(i, line)`.
+    fn learn_cycles(
+        &mut self,
+        geo: &Geometry,
+        values: &[u8],
+        cell_at: impl Fn(usize, usize) -> usize,
+    ) {
+        let n = geo.side;
+        let mut position_in_second = [0usize; 64];
+        for i in 0..n {
+            position_in_second[usize::from(values[cell_at(i, 1)]) - 1] = i;
+        }
+        let mut seen = 0u64;
+        for start in 0..n {
+            let begin = self.members.len();
+            let mut i = start;
+            while seen >> i & 1 == 0 {
+                seen |= 1 << i;
+                let (upper, lower) = (cell_at(i, 0), cell_at(i, 1));
+                self.members.push((upper, values[lower]));
+                self.members.push((lower, values[upper]));
+                i = position_in_second[usize::from(values[upper]) - 1];
+            }
+            let cycle = &self.members[begin..];
+            if cycle.len() >= 6 && keeps_boxes_whole(geo, cycle) {
+                self.close_swap(begin);
+            } else {
+                self.members.truncate(begin);
+            }
+        }
+    }
+}
+
+/// Whether exchanging the digits of a cycle of two lines (its members in pairs, upper
+/// then lower) leaves every box with the digits it had: when each pair lies in one box
+/// (the lines cross the same boxes), or when each line's part of the cycle lies in one
+/// box (any box the cycle leaves would lose a digit it does not get back).
+fn keeps_boxes_whole(geo: &Geometry, cycle: &[(usize, u8)]) -> bool {
+    let box_of = |m: &(usize, u8)| geo.houses_of[m.0][2];
+    let pairs_share_boxes = cycle
+        .chunks_exact(2)
+        .all(|p| box_of(&p[0]) == box_of(&p[1]));
+    let one_box_per_line = cycle
+        .chunks_exact(2)
+        .all(|p| box_of(&p[0]) == box_of(&cycle[0]) && box_of(&p[1]) == box_of(&cycle[1]));
+    pairs_share_boxes || one_box_per_line
 }
 
 #[cfg(test)]
@@ -115,53 +237,56 @@ mod tests {
         (grid, geo, swaps)
     }
 
-    /// Every closure, with its digits exchanged, is a valid grid other than the first.
+    /// Every swap, made, is a valid grid other than the first; every two digits' cells
+    /// are covered by their two-digit swaps, so each cell is in at least `N - 1` swaps.
     #[test]
-    fn every_closure_exchanged_is_another_valid_grid() {
-        let (grid, geo, mut swaps) = learned();
-        let empty = Board::empty(grid.shape()).expect("empty");
-        for cell in 0..81 {
-            let a = grid.cells()[cell];
-            for b in (1..=9).filter(|&b| b != a) {
-                assert!(swaps.closure_is_empty(&geo, &grid, &empty, cell, a, b));
-                let mut swapped = grid.clone();
-                for &x in &swaps.stack {
-                    let d = grid.cells()[x];
-                    swapped.set(x / 9, x % 9, if d == a { b } else { a });
-                }
-                assert!(
-                    swapped.is_valid() && swapped.is_complete(),
-                    "{cell} {a}/{b}"
-                );
-                assert_ne!(swapped, grid);
-                assert!(swaps.stack.len() >= 4 && swaps.stack.len() <= 18);
+    fn every_swap_made_is_another_valid_grid() {
+        let (grid, _, swaps) = learned();
+        let mut sizes = Vec::new();
+        for swap in swaps.all() {
+            let mut other = grid.clone();
+            for &(cell, digit) in swap {
+                assert_ne!(grid.cells()[cell], digit);
+                other.set(cell / 9, cell % 9, digit);
             }
+            assert!(other.is_valid() && other.is_complete(), "{swap:?}");
+            sizes.push(swap.len());
         }
+        assert!(sizes.iter().all(|&s| (4..=18).contains(&s)));
+        assert!(swaps.through.iter().all(|t| t.len() >= 8));
+        let line_swaps = sizes.len() - 36 * 9 / 2;
+        assert!(sizes.len() > 36 && line_swaps > 0, "{sizes:?}");
     }
 
-    /// A given anywhere in every swap through a cell: no free swap; one swap emptied:
-    /// found.
+    /// A removal frees a swap exactly when it takes the swap's last given: checked
+    /// against every swap's cells, removing all cells in a random order and putting
+    /// back those that free a swap (as the generator does) and every fifth.
     #[test]
-    fn a_swap_is_free_only_when_it_holds_no_given() {
-        let (grid, geo, mut swaps) = learned();
-        let mut puzzle = grid.clone();
-        puzzle.set(0, 0, 0);
-        assert!(!swaps.frees_a_swap(&geo, &grid, &puzzle, 0));
-        // Empty the closure of r1c1 with the digit of r1c2 (5 and 3).
-        assert!(swaps.closure_is_empty(
-            &geo,
-            &grid,
-            &Board::empty(grid.shape()).expect("empty"),
-            0,
-            5,
-            3
-        ));
-        let closure = swaps.stack.clone();
-        for &x in &closure {
-            puzzle.set(x / 9, x % 9, 0);
+    fn a_removal_frees_a_swap_when_it_takes_its_last_given() {
+        let (_, _, mut swaps) = learned();
+        let sets: Vec<Vec<usize>> = swaps
+            .all()
+            .map(|s| s.iter().map(|m| m.0).collect())
+            .collect();
+        let mut random = crate::xorshift::XorShift(12345);
+        let mut order: Vec<usize> = (0..81).collect();
+        for i in (1..81).rev() {
+            order.swap(i, random.below(i + 1));
         }
-        assert!(swaps.frees_a_swap(&geo, &grid, &puzzle, 0));
-        puzzle.set(closure[1] / 9, closure[1] % 9, grid.cells()[closure[1]]);
-        assert!(!swaps.closure_is_empty(&geo, &grid, &puzzle, 0, 5, 3));
+        let mut given = [true; 81];
+        let mut freed_any = false;
+        for (k, &cell) in order.iter().enumerate() {
+            given[cell] = false;
+            let expected = sets
+                .iter()
+                .any(|s| s.contains(&cell) && s.iter().all(|&c| !given[c]));
+            assert_eq!(swaps.remove(cell), expected, "removal {k}, cell {cell}");
+            freed_any |= expected;
+            if expected || k % 5 == 4 {
+                swaps.restore(cell);
+                given[cell] = true;
+            }
+        }
+        assert!(freed_any);
     }
 }
