@@ -160,9 +160,13 @@ impl Table {
         let (Some(lo), Some(hi)) = (lo, hi) else {
             return Err(Conflict);
         };
-        e.restrict_range(x, Some(i128::from(lo)), Some(i128::from(hi)))?;
-        // More values than supported column values: some lie outside the column.
-        if !e.store.is_wide(x) && e.store.size(x) > kept {
+        if e.store.is_wide(x) {
+            // A range holds values outside the column, which only its bounds can shed.
+            e.restrict_range(x, Some(i128::from(lo)), Some(i128::from(hi)))?;
+        } else if e.store.size(x) > kept {
+            // More values than supported column values: some lie outside the column.
+            // (Otherwise the bitset holds exactly the supported values, the bounds
+            // included.)
             self.remove_outside_column(e, p, x)?;
         }
         Ok(())

@@ -99,6 +99,20 @@ fn main() {
                 .sum();
             println!("givens {givens}");
         }
+        Some("variant") => {
+            // Each puzzle of a variant file solved once, as the variants harness does.
+            let variants: bitcsp::sudoku::variants::Variants =
+                args[2].parse().expect("a variant name");
+            let text = std::fs::read_to_string(&args[3]).expect("readable file");
+            let mut solver = bitcsp::sudoku::variants::VariantSolver::new();
+            let mut solved = 0;
+            for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+                let puzzle = bitcsp::sudoku::variants::VariantPuzzle::parse(line, &variants, None)
+                    .expect("a puzzle");
+                solved += usize::from(solver.solve(&puzzle).expect("solves").is_some());
+            }
+            println!("solved {solved}");
+        }
         Some("queens") => {
             let n: usize = args[2].parse().expect("n");
             let (model, _) = queens::model(n).expect("model");
@@ -112,7 +126,8 @@ fn main() {
             println!("{:?} {:?}", solver.count(None), solver.stats());
         }
         _ => eprintln!(
-            "usage: profile sudoku|peer FILE [count] | profile queens N | profile generate [count]"
+            "usage: profile sudoku|peer FILE [count] | profile queens N | profile generate [count] \\
+             | profile variant NAME FILE"
         ),
     }
 }

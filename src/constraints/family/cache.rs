@@ -40,23 +40,32 @@ impl Family {
         if entries > MAX_ENTRIES {
             return Arc::new(Family::new(groups, width, word_of, aux_start));
         }
-        let key = Key {
-            groups: groups.to_vec(),
-            width,
-            words: groups
-                .iter()
-                .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
-                .collect(),
-            aux_start,
+        let same_key = |key: &Key| {
+            key.width == width
+                && key.aux_start == aux_start
+                && key.groups.as_slice() == groups
+                && key.words.iter().copied().eq(groups
+                    .iter()
+                    .flat_map(|g| g.vars.iter().map(|&v| word_of(v))))
         };
         RECENT.with(|recent| {
             let mut recent = recent.borrow_mut();
-            if let Some(at) = recent.iter().position(|(k, _)| *k == key) {
+            // Compared in place: building a key costs as much as a short compile.
+            if let Some(at) = recent.iter().position(|(k, _)| same_key(k)) {
                 let entry = recent.remove(at);
                 let family = Arc::clone(&entry.1);
                 recent.insert(0, entry);
                 return family;
             }
+            let key = Key {
+                groups: groups.to_vec(),
+                width,
+                words: groups
+                    .iter()
+                    .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
+                    .collect(),
+                aux_start,
+            };
             let family = Arc::new(Family::new(groups, width, &word_of, aux_start));
             recent.insert(0, (key, Arc::clone(&family)));
             recent.truncate(KEPT);

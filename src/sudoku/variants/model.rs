@@ -18,7 +18,8 @@ const TABLE_LIMIT: usize = 2_000;
 /// king's move apart; `x − y ≠ ±1` for orthogonal neighbours (non-consecutive); for each
 /// killer cage a table of the orderings of the sets of distinct digits that make its sum
 /// (so that digits no combination uses are pruned, not only bounds), or for a cage whose
-/// table would be too large an all-different, a sum and the combinations' digits.
+/// table would be too large its cells pairwise different, a sum and the combinations'
+/// digits.
 ///
 /// # Errors
 /// [`SudokuError::Model`] only if the engine rejects the model, which a parsed puzzle
@@ -54,30 +55,64 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
         m.not_equal_offset(cells[a], cells[b], 1)?;
         m.not_equal_offset(cells[a], cells[b], -1)?;
     }
-    for cage in &puzzle.cages {
-        let xs = vars(&cage.cells);
-        let k = xs.len();
-        let combos = cages::combinations_cached(k, n, cage.sum);
-        match cages::tuple_count(combos.len(), k, TABLE_LIMIT) {
-            // The table's tuples hold distinct digits: no all-different beside it.
-            Some(_) => m.table_set(&xs, &cages::tuples_cached(k, n, cage.sum)?)?,
-            None => {
-                m.all_different(&xs)?;
-                combination_digits(&mut m, &xs, &combos, cage.sum)?;
-            }
+    if !puzzle.cages.is_empty() {
+        // The counts of large cages share one variable fixed to 1. It exists in every
+        // killer model, used or not, so that every killer model of a board has the same
+        // variables: then their units' compiled family, whose working words follow the
+        // variables', is shared from puzzle to puzzle instead of compiled again.
+        let once = m.new_var(1..=1)?;
+        for cage in &puzzle.cages {
+            post_cage(&mut m, &vars(&cage.cells), n, cage.sum, once)?;
         }
     }
     Ok((m, cells))
 }
 
+/// One killer cage over `xs` summing to `sum`: a table of the orderings of its digit
+/// combinations, or for a cage whose table would be too large, its cells pairwise
+/// different and [`combination_digits`].
+fn post_cage(
+    m: &mut Model,
+    xs: &[VarId],
+    n: usize,
+    sum: i64,
+    once: VarId,
+) -> Result<(), SudokuError> {
+    let k = xs.len();
+    let combos = cages::combinations_cached(k, n, sum);
+    match cages::tuple_count(combos.len(), k, TABLE_LIMIT) {
+        // The table's tuples hold distinct digits: nothing else is needed beside it.
+        Some(_) => m.table_set(xs, &cages::tuples_cached(k, n, sum)?)?,
+        None => {
+            different_pairwise(m, xs)?;
+            combination_digits(m, xs, &combos, sum, once)?;
+        }
+    }
+    Ok(())
+}
+
+/// The cells of a cage pairwise different. An all-different group over them would prune
+/// no more: a cage holds fewer cells than digits, and such a group inside the units'
+/// family acts only through the peers of fixed cells; but it would join the family and
+/// make every puzzle's family new, where the units alone are compiled once and shared.
+fn different_pairwise(m: &mut Model, xs: &[VarId]) -> Result<(), SudokuError> {
+    for (i, &x) in xs.iter().enumerate() {
+        for &y in &xs[i + 1..] {
+            m.not_equal(x, y)?;
+        }
+    }
+    Ok(())
+}
+
 /// A cage too large for a table: its sum, its cells limited to the digits of the
 /// combinations that make the sum, and each digit that every combination holds
-/// required once.
+/// required once (`once` is fixed to 1).
 fn combination_digits(
     m: &mut Model,
     xs: &[VarId],
     combos: &[u64],
     sum: i64,
+    once: VarId,
 ) -> Result<(), SudokuError> {
     m.sum(xs, Relation::Equal, sum)?;
     let union = combos.iter().fold(0u64, |a, &c| a | c);
@@ -89,7 +124,6 @@ fn combination_digits(
                 m.remove_value(x, d)?;
             }
         } else if common & bit != 0 {
-            let once = m.new_var(1..=1)?;
             m.count(xs, d, once)?;
         }
     }
