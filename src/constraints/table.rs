@@ -115,6 +115,12 @@ impl Table {
     /// Intersects `valid` with the supports of the values variable `p` still has.
     fn restrict_to(&self, e: &Engine, p: usize, valid: &mut [u64], union: &mut [u64]) {
         let x = self.vars[p];
+        let column = &self.data.values[p];
+        if column.iter().all(|&v| e.store.contains(x, i64::from(v))) {
+            // Every tuple gives the variable a value it still has (a first run sees
+            // most variables so): the union is every tuple.
+            return;
+        }
         union.iter_mut().for_each(|w| *w = 0);
         for (j, &v) in self.data.values[p].iter().enumerate() {
             if e.store.contains(x, i64::from(v)) {
