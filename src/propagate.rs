@@ -195,26 +195,53 @@ const UNTRACKED: u32 = u32::MAX;
 
 impl Watchers {
     pub(crate) fn new<P: Propagate>(num_vars: usize, constraints: &[P]) -> Self {
-        let mut change: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
-        let mut change_local: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
-        let mut fix: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
+        // Rows laid out flat in two passes (count, then fill in constraint order), not
+        // grown one vector per variable: a model with many small constraints (a killer
+        // Sudoku per puzzle) builds them once per solver.
+        let mut change_start = vec![0u32; num_vars + 1];
+        let mut fix_start = vec![0u32; num_vars + 1];
         let mut tracked = Vec::with_capacity(constraints.len());
-        for (c, constraint) in constraints.iter().enumerate() {
+        for constraint in constraints {
             let keeps_changes = constraint.keeps_changes();
             let vars = constraint.vars();
             tracked.push(if keeps_changes { vars.len() as u32 } else { 0 });
+            let counts = match constraint.event() {
+                Event::Change => &mut change_start,
+                Event::Fix => &mut fix_start,
+            };
+            for &v in vars {
+                counts[v + 1] += 1;
+            }
+        }
+        for starts in [&mut change_start, &mut fix_start] {
+            for v in 0..num_vars {
+                starts[v + 1] += starts[v];
+            }
+        }
+        let mut change = vec![0u32; change_start[num_vars] as usize];
+        let mut change_local = vec![0u32; change.len()];
+        let mut fix = vec![0u32; fix_start[num_vars] as usize];
+        let (mut change_next, mut fix_next) = (change_start.clone(), fix_start.clone());
+        for (c, constraint) in constraints.iter().enumerate() {
+            let keeps_changes = constraint.keeps_changes();
             let event = constraint.event();
-            for (local, &v) in vars.iter().enumerate() {
+            for (local, &v) in constraint.vars().iter().enumerate() {
                 match event {
                     Event::Change => {
-                        change[v].push(c as u32);
-                        change_local[v].push(if keeps_changes {
+                        let at = change_next[v] as usize;
+                        change_next[v] += 1;
+                        change[at] = c as u32;
+                        change_local[at] = if keeps_changes {
                             local as u32
                         } else {
                             UNTRACKED
-                        });
+                        };
                     }
-                    Event::Fix => fix[v].push(c as u32),
+                    Event::Fix => {
+                        let at = fix_next[v] as usize;
+                        fix_next[v] += 1;
+                        fix[at] = c as u32;
+                    }
                 }
             }
         }
@@ -223,13 +250,15 @@ impl Watchers {
             let last = changes_start.last().copied().unwrap_or(0);
             changes_start.push(last + t.div_ceil(64));
         }
-        let sole: Vec<u32> = change
-            .iter()
-            .zip(&fix)
-            .map(|(c, f)| match (c.as_slice(), f.as_slice()) {
-                ([only], []) | ([], [only]) => *only,
-                ([], []) => NO_CONSTRAINT,
-                _ => MANY_CONSTRAINTS,
+        let row = |starts: &[u32], v: usize| starts[v] as usize..starts[v + 1] as usize;
+        let sole: Vec<u32> = (0..num_vars)
+            .map(|v| {
+                let (c, f) = (&change[row(&change_start, v)], &fix[row(&fix_start, v)]);
+                match (c, f) {
+                    ([only], []) | ([], [only]) => *only,
+                    ([], []) => NO_CONSTRAINT,
+                    _ => MANY_CONSTRAINTS,
+                }
             })
             .collect();
         let alone = constraints
@@ -237,12 +266,12 @@ impl Watchers {
             .enumerate()
             .map(|(c, constraint)| constraint.vars().iter().all(|&v| sole[v] == c as u32))
             .collect();
-        let single_change = change
-            .iter()
-            .zip(&change_local)
-            .zip(&fix)
-            .map(
-                |((c, local), f)| match (c.as_slice(), local.as_slice(), f.as_slice()) {
+        let single_change = (0..num_vars)
+            .map(|v| {
+                let rows = row(&change_start, v);
+                let (c, local) = (&change[rows.clone()], &change_local[rows]);
+                let f = &fix[row(&fix_start, v)];
+                match (c, local, f) {
                     ([only], [UNTRACKED], []) => SingleWatch {
                         constraint: *only,
                         word: UNTRACKED,
@@ -258,12 +287,9 @@ impl Watchers {
                         word: UNTRACKED,
                         bit: 0,
                     },
-                },
-            )
+                }
+            })
             .collect();
-        let (change_start, change) = compress(change);
-        let (_, change_local) = compress(change_local);
-        let (fix_start, fix) = compress(fix);
         Watchers {
             single_change,
             alone,
@@ -277,17 +303,6 @@ impl Watchers {
             fix,
         }
     }
-}
-
-fn compress(rows: Vec<Vec<u32>>) -> (Vec<u32>, Vec<u32>) {
-    let mut start = Vec::with_capacity(rows.len() + 1);
-    let mut flat = Vec::new();
-    start.push(0);
-    for row in rows {
-        flat.extend(row);
-        start.push(flat.len() as u32);
-    }
-    (start, flat)
 }
 
 /// The search state seen by propagators: domains plus the machinery that reacts to their
