@@ -122,7 +122,7 @@ impl Table {
             return;
         }
         union.iter_mut().for_each(|w| *w = 0);
-        for (j, &v) in self.data.values[p].iter().enumerate() {
+        for (j, &v) in column.iter().enumerate() {
             if e.store.contains(x, i64::from(v)) {
                 for (u, s) in union.iter_mut().zip(self.support(p, j)) {
                     *u |= s;

@@ -40,13 +40,16 @@ impl Family {
         if entries > MAX_ENTRIES {
             return Arc::new(Family::new(groups, width, word_of, aux_start));
         }
+        let words = || {
+            groups
+                .iter()
+                .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
+        };
         let same_key = |key: &Key| {
             key.width == width
                 && key.aux_start == aux_start
                 && key.groups.as_slice() == groups
-                && key.words.iter().copied().eq(groups
-                    .iter()
-                    .flat_map(|g| g.vars.iter().map(|&v| word_of(v))))
+                && key.words.iter().copied().eq(words())
         };
         RECENT.with(|recent| {
             let mut recent = recent.borrow_mut();
@@ -60,10 +63,7 @@ impl Family {
             let key = Key {
                 groups: groups.to_vec(),
                 width,
-                words: groups
-                    .iter()
-                    .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
-                    .collect(),
+                words: words().collect(),
                 aux_start,
             };
             let family = Arc::new(Family::new(groups, width, &word_of, aux_start));

@@ -8,8 +8,9 @@
 //! When the givens left force the removed digit back by a naked or hidden single, the
 //! solution stays unique and no search is needed; when the removal leaves a swap of the
 //! grid without a given (two digits exchanged, or two lines' digits along a cycle: see
-//! `swaps.rs`), the grid after the swap is a second solution and the given stays, again without a search; every other removal is
-//! decided by the engine, and the engine proves the finished puzzle unique.
+//! `swaps.rs`), the grid after the swap is a second solution and the given stays, again
+//! without a search; every other removal is decided by the engine, and the engine proves
+//! the finished puzzle unique.
 
 use std::fmt;
 use std::str::FromStr;
