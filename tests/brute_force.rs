@@ -9,6 +9,7 @@ use bitcsp::{
     Solver, ValueOrder, VarId, VariableOrder,
 };
 use proptest::prelude::*;
+use proptest::sample::Index;
 
 #[derive(Clone, Debug)]
 enum Spec {
@@ -768,6 +769,77 @@ proptest! {
         }
         reused.assume_excluded(&[]).unwrap();
         reused.assume(&[]).unwrap();
+        prop_assert_eq!(reused.count(None).count, expected.len() as u64);
+    }
+
+    /// Assumption levels pushed and popped in any order, with a search's own fixes and
+    /// exclusions over them: each search finds exactly the enumerated solutions that
+    /// agree with every open level and the search's pairs, on one thread and on two, and
+    /// a push reports a conflict only when no such solution exists.
+    #[test]
+    fn assumption_levels_restrict_a_reused_solver_exactly(
+        inst in instance(6, -3..=3, -2..=2),
+        steps in proptest::collection::vec(
+            (
+                0u8..3,
+                proptest::collection::vec((0usize..6, any::<Index>()), 0..=2),
+                proptest::collection::vec((0usize..6, any::<Index>()), 0..=2),
+            ),
+            1..=12,
+        ),
+    ) {
+        let expected = inst.brute_force();
+        let (model, vars) = inst.model();
+        let mut reused = Solver::new(&model);
+        // Values from the variables' domains, so that most levels leave solutions.
+        let pick = |set: &Vec<(usize, Index)>| -> Vec<(VarId, i32)> {
+            set.iter()
+                .filter(|&&(i, _)| i < vars.len())
+                .map(|&(i, at)| (vars[i], inst.domains[i][at.index(inst.domains[i].len())]))
+                .collect()
+        };
+        let agreeing = |levels: &[Vec<(VarId, i32)>], fixes: &[(VarId, i32)], excluded: &[(VarId, i32)]| {
+            expected
+                .iter()
+                .filter(|s| levels.iter().flatten().chain(fixes).all(|&(v, x)| s[v.index()] == x))
+                .filter(|s| excluded.iter().all(|&(v, x)| s[v.index()] != x))
+                .cloned()
+                .collect::<BTreeSet<Vec<i32>>>()
+        };
+        let mut levels: Vec<Vec<(VarId, i32)>> = Vec::new();
+        for (kind, first, second) in steps {
+            match kind {
+                0 => {
+                    let fixes = pick(&first);
+                    levels.push(fixes.clone());
+                    let consistent = reused.push(&fixes).unwrap();
+                    if !consistent {
+                        prop_assert!(agreeing(&levels, &[], &[]).is_empty());
+                    }
+                }
+                1 => {
+                    prop_assert_eq!(reused.pop(), levels.pop().is_some());
+                }
+                _ => {
+                    let (fixes, excluded) = (pick(&first), pick(&second));
+                    reused.assume(&fixes).unwrap();
+                    reused.assume_excluded(&excluded).unwrap();
+                    let want = agreeing(&levels, &fixes, &excluded);
+                    let found: BTreeSet<Vec<i32>> = reused
+                        .solutions()
+                        .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+                        .collect();
+                    prop_assert_eq!(&found, &want);
+                    prop_assert_eq!(reused.solve().solution().is_some(), !want.is_empty());
+                    prop_assert_eq!(reused.count_parallel(None, 2).count, want.len() as u64);
+                    prop_assert_eq!(reused.count(Some(2)).count, want.len().min(2) as u64);
+                }
+            }
+            prop_assert_eq!(reused.pushed(), levels.len());
+        }
+        reused.assume(&[]).unwrap();
+        reused.assume_excluded(&[]).unwrap();
+        while reused.pop() {}
         prop_assert_eq!(reused.count(None).count, expected.len() as u64);
     }
 }

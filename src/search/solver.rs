@@ -155,6 +155,22 @@ struct Tracking {
     sink: Option<Arc<AtomicU64>>,
 }
 
+/// The assumption levels of [`Solver::push`]. The first lives at the trail's root, where
+/// its fixes are written in bulk as a search's root assumptions are; each further level
+/// is a trail level. A search over them opens one more trail level of its own (its root,
+/// where its assumptions go and where refutations at depth 0 land), closed when the next
+/// search starts or a level is pushed or popped.
+#[derive(Clone, Copy, Debug, Default)]
+struct Levels {
+    /// How many levels are open.
+    open: usize,
+    /// The first open level whose propagation failed (1-based), if any: every search
+    /// below it has no solution.
+    failed: Option<usize>,
+    /// Whether a search's root level is open above them.
+    search_root: bool,
+}
+
 /// Searches the solutions of a [`Model`].
 ///
 /// The solver takes a snapshot of the model when it is built; later changes to the model do
@@ -196,6 +212,8 @@ pub struct Solver {
     assumptions: Vec<(u32, i64)>,
     /// Values removed at the root of every search (see [`Solver::assume_excluded`]).
     exclusions: Vec<(u32, i64)>,
+    /// Assumption levels open (see [`Solver::push`]); searches start from their state.
+    levels: Levels,
     /// The decisions of the current path.
     stack: Vec<Frame>,
     phase: Phase,
@@ -261,6 +279,7 @@ impl Solver {
             started: None,
             assumptions: Vec::new(),
             exclusions: Vec::new(),
+            levels: Levels::default(),
             tracking: Tracking {
                 explored: 0.0,
                 current_weight: 1.0,
@@ -434,6 +453,95 @@ impl Solver {
         self.exclusions.clear();
         self.exclusions.extend(engine_pairs(exclusions));
         Ok(self)
+    }
+
+    /// Opens an assumption level: `fixes` hold, beside those of the levels already open,
+    /// until [`pop`](Solver::pop) closes it, and are propagated now. Every following search
+    /// starts from the open levels' propagated state (its own [`assume`](Solver::assume)
+    /// and [`assume_excluded`](Solver::assume_excluded) pairs applied over it) instead of
+    /// propagating the root from scratch: for many related questions that share most of
+    /// their fixes, as incremental SAT solvers take assumptions. Returns whether the
+    /// levels are still consistent as far as propagation tells; when not, every search
+    /// finds nothing until the failed level is popped.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut model = Model::new();
+    /// let xs = model.new_vars(3, 1..=3)?;
+    /// model.all_different(&xs)?;
+    /// let mut solver = Solver::new(&model);
+    /// assert!(solver.push(&[(xs[0], 1)])?);
+    /// assert_eq!(solver.count(None).count, 2);
+    /// assert!(solver.push(&[(xs[1], 3)])?);
+    /// assert_eq!(solver.count(None).count, 1);
+    /// solver.assume(&[(xs[2], 3)])?;
+    /// assert!(solver.solve().solution().is_none());
+    /// solver.assume(&[])?;
+    /// assert!(!solver.push(&[(xs[2], 1)])?); // 1 is x0's already
+    /// assert_eq!(solver.count(None).count, 0);
+    /// solver.pop();
+    /// solver.pop();
+    /// assert_eq!(solver.count(None).count, 2);
+    /// solver.pop();
+    /// assert_eq!(solver.count(None).count, 6);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`] for a variable beyond this solver's model (no level
+    /// is opened then).
+    pub fn push(&mut self, fixes: &[(VarId, i32)]) -> Result<bool, ModelError> {
+        self.check_known(fixes)?;
+        self.close_search_levels();
+        self.levels.open += 1;
+        if self.levels.failed.is_some() {
+            return Ok(false);
+        }
+        let consistent = if self.levels.open == 1 {
+            // The first level is the root: written after a reset, as a search's
+            // assumptions are, with every propagator queued.
+            self.engine.reset();
+            #[cfg(test)]
+            self.snapshots.clear();
+            !self.engine.store.any_empty()
+                && engine_pairs(fixes)
+                    .all(|(var, value)| self.engine.assign_after_reset(var as usize, value).is_ok())
+        } else {
+            self.open_level();
+            engine_pairs(fixes).all(|(var, value)| self.engine.assign(var as usize, value).is_ok())
+        };
+        let consistent = consistent
+            && self
+                .engine
+                .propagate(&self.constraints, &mut self.scratch)
+                .is_ok();
+        if !consistent {
+            self.engine.abandon_queue();
+            self.levels.failed = Some(self.levels.open);
+        }
+        Ok(consistent)
+    }
+
+    /// Closes the newest assumption level opened by [`push`](Solver::push); false when
+    /// none is open.
+    pub fn pop(&mut self) -> bool {
+        if self.levels.open == 0 {
+            return false;
+        }
+        self.close_search_levels();
+        if self.levels.open > 1 {
+            self.close_level();
+        }
+        self.levels.open -= 1;
+        if self.levels.failed.is_some_and(|f| f > self.levels.open) {
+            self.levels.failed = None;
+        }
+        true
+    }
+
+    /// How many assumption levels are open (see [`push`](Solver::push)).
+    pub fn pushed(&self) -> usize {
+        self.levels.open
     }
 
     /// Stops each following search after `limit` nodes (`None`: no limit).
@@ -753,7 +861,14 @@ impl Solver {
     fn begin_search(&mut self) {
         self.tracking.explored = 0.0;
         self.tracking.current_weight = 1.0;
-        self.engine.reset();
+        if self.levels.open > 0 {
+            self.close_search_levels();
+            self.engine.propagations = 0;
+        } else {
+            self.engine.reset();
+            #[cfg(test)]
+            self.snapshots.clear();
+        }
         self.stack.clear();
         self.phase = Phase::Fresh;
         self.stats = Statistics::default();
@@ -785,8 +900,6 @@ impl Solver {
                 .neighbours
                 .get_or_init(|| Neighbours::new(num_vars, &self.constraints));
         }
-        #[cfg(test)]
-        self.snapshots.clear();
     }
 
     /// Ends a search (`solve` and `count` also end it at a solution): the clock stops,
@@ -1027,6 +1140,9 @@ impl Solver {
     /// Applies the assumptions and propagates the root; false when that fails (or a domain
     /// was empty from the start).
     fn propagate_root(&mut self) -> bool {
+        if self.levels.open > 0 {
+            return self.propagate_root_over_levels();
+        }
         let emptied = self.engine.store.any_empty();
         let assumed =
             self.assumptions
@@ -1046,6 +1162,50 @@ impl Solver {
             return false;
         }
         true
+    }
+
+    /// [`Solver::propagate_root`] over open assumption levels: the levels' state is
+    /// already propagated, so the assumptions are applied on a level of the search's own
+    /// and only what they wake runs.
+    fn propagate_root_over_levels(&mut self) -> bool {
+        if self.levels.failed.is_some() {
+            return false;
+        }
+        self.open_level();
+        self.levels.search_root = true;
+        let engine = &mut self.engine;
+        let assumed = self
+            .assumptions
+            .iter()
+            .all(|&(var, value)| engine.assign(var as usize, value).is_ok())
+            && self
+                .exclusions
+                .iter()
+                .all(|&(var, value)| engine.remove(var as usize, value).is_ok());
+        if !assumed
+            || self
+                .engine
+                .propagate(&self.constraints, &mut self.scratch)
+                .is_err()
+        {
+            self.engine.abandon_queue();
+            return false;
+        }
+        true
+    }
+
+    /// Closes the latest search's levels (its decisions' and its root's), back to the
+    /// state of the open assumption levels.
+    fn close_search_levels(&mut self) {
+        for _ in 0..self.stack.len() {
+            self.close_level();
+        }
+        self.stack.clear();
+        if self.levels.search_root {
+            self.close_level();
+            self.levels.search_root = false;
+        }
+        self.phase = Phase::Done;
     }
 
     /// The model's objective, for the parallel optimisation.
@@ -1427,6 +1587,33 @@ mod tests {
             assert_eq!(s.count(None).count, 40);
             assert!(s.stats().failures > 0);
         }
+    }
+
+    #[test]
+    fn assumption_levels_restore_their_state_when_popped() {
+        // The snapshot assertion in close_level checks every level closed, the pushed ones
+        // included; counts are checked against a fresh solver with the same fixes.
+        let model = queens(8);
+        let vars: Vec<VarId> = (0..8).map(VarId::new).collect();
+        let fresh = |fixes: &[(VarId, i32)]| {
+            let mut s = Solver::new(&model);
+            s.assume(fixes).expect("known variables");
+            s.count(None).count
+        };
+        let mut s = Solver::new(&model);
+        let mut open: Vec<(VarId, i32)> = Vec::new();
+        for (k, &value) in [0, 4, 7].iter().enumerate() {
+            open.push((vars[k], value));
+            assert!(s.push(&open[k..]).expect("known variables"));
+            assert_eq!(s.count(None).count, fresh(&open));
+            assert!(s.solve().solution().is_some());
+        }
+        while open.pop().is_some() {
+            assert!(s.pop());
+            assert_eq!(s.count(None).count, fresh(&open));
+        }
+        assert!(!s.pop());
+        assert_eq!(s.count(None).count, 92);
     }
 
     #[test]

@@ -59,6 +59,11 @@ impl PuzzleSolver {
         &mut self.solver
     }
 
+    /// The cell variables, in row order (as [`model`](super::model) returns them).
+    pub fn cells(&self) -> &[VarId] {
+        &self.cells
+    }
+
     /// A solution of `board` (the same as [`solve`](super::solve)'s), or `None` when it
     /// has none or a limit stopped the search first ([`Solver::stop_reason`] tells which).
     ///

@@ -19,8 +19,9 @@ use super::class::Class;
 use super::desk::{Workshop, WorkshopError};
 use super::geometry::Geometry;
 use super::swaps::Swaps;
-use crate::sudoku::{Board, BoxShape, PuzzleSolver};
+use crate::sudoku::{Board, BoxShape, PuzzleSolver, SudokuError};
 use crate::xorshift::XorShift;
+use crate::{SearchStatus, VarId};
 
 /// The symmetry of the givens' positions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -122,6 +123,29 @@ pub struct Generator {
     workshop: Option<Workshop>,
     geo: Geometry,
     swaps: Swaps,
+    window: Window,
+}
+
+/// How many undecided orbits of the removal order one [`Window`] spans.
+const WINDOW: usize = 8;
+
+/// A stretch of the removal order whose engine checks share one propagation. While the
+/// generator goes through the stretch, only its undecided cells change, so every other
+/// cell given when the stretch opens stays given for all its checks: those givens are
+/// pushed once as an assumption level ([`crate::Solver::push`]), and each check assumes
+/// only the stretch's cells still given, over that level's propagated state.
+#[derive(Default)]
+struct Window {
+    /// Whether a level is pushed.
+    open: bool,
+    /// The position in the order where the stretch ends (exclusive).
+    end: usize,
+    /// The stretch's cells.
+    cells: Vec<usize>,
+    /// Which cells are the stretch's.
+    member: Vec<bool>,
+    /// Fixes handed to the engine (kept for the allocation).
+    fixes: Vec<(VarId, i32)>,
 }
 
 impl Generator {
@@ -145,6 +169,7 @@ impl Generator {
             workshop: class.map(|_| Workshop::new(shape)).transpose()?,
             geo: Geometry::new(shape),
             swaps: Swaps::default(),
+            window: Window::default(),
         })
     }
 
@@ -216,7 +241,8 @@ impl Generator {
         let mut puzzle = grid.clone();
         self.swaps.learn(&self.geo, &grid);
         let mut done = vec![false; n * n];
-        for cell in order {
+        self.close_window();
+        for (pos, &cell) in order.iter().enumerate() {
             if done[cell] {
                 continue;
             }
@@ -235,6 +261,9 @@ impl Generator {
             } else if frees_a_swap {
                 false
             } else {
+                if pos >= self.window.end {
+                    self.open_window(&puzzle, &order, pos, &done)?;
+                }
                 self.still_unique(&puzzle, &orbit, &grid)?
             };
             if !keeps {
@@ -244,6 +273,7 @@ impl Generator {
                 }
             }
         }
+        self.close_window();
         // Removals forced by a single kept the solution unique by that argument; the
         // engine proves it once more for the finished puzzle.
         if self.solver.count(&puzzle, 2)?.count != 1 {
@@ -254,28 +284,95 @@ impl Generator {
 }
 
 impl Generator {
+    /// Opens the window of the removal order that starts at `pos` (whose orbit has just
+    /// been emptied): it spans the next [`WINDOW`] undecided orbits, and every other cell
+    /// given in `puzzle` is pushed as the engine's assumption level.
+    fn open_window(
+        &mut self,
+        puzzle: &Board,
+        order: &[usize],
+        pos: usize,
+        done: &[bool],
+    ) -> Result<(), WorkshopError> {
+        self.close_window();
+        let n = self.shape.side();
+        let w = &mut self.window;
+        w.member.clear();
+        w.member.resize(n * n, false);
+        w.cells.clear();
+        let mut orbits = 0;
+        let mut end = pos;
+        while end < order.len() && orbits < WINDOW {
+            let first = order[end];
+            end += 1;
+            if (end - 1 > pos && done[first]) || w.member[first] {
+                continue;
+            }
+            for c in self.symmetry.orbit(n, first / n, first % n) {
+                w.member[c] = true;
+                w.cells.push(c);
+            }
+            orbits += 1;
+        }
+        w.end = end;
+        let cells = self.solver.cells();
+        w.fixes.clear();
+        w.fixes.extend(
+            puzzle
+                .cells()
+                .iter()
+                .enumerate()
+                .filter(|&(c, &d)| d != 0 && !w.member[c])
+                .map(|(c, &d)| (cells[c], i32::from(d))),
+        );
+        let engine = self.solver.engine();
+        engine.push(&w.fixes).map_err(SudokuError::from)?;
+        w.open = true;
+        Ok(())
+    }
+
+    /// Closes the open window's assumption level, if any.
+    fn close_window(&mut self) {
+        if std::mem::take(&mut self.window.open) {
+            self.solver.engine().pop();
+        }
+        self.window.end = 0;
+    }
+
     /// Whether `puzzle`, made from a puzzle with the one solution `grid` by emptying
-    /// `emptied`, still has one solution. Any other solution differs from `grid` in an
-    /// emptied cell; for one cell the engine looks for exactly that (one search that
-    /// need not find `grid` first), for several it counts to two.
+    /// `emptied` (inside the open window), still has one solution. Any other solution
+    /// differs from `grid` in an emptied cell; for one cell the engine looks for exactly
+    /// that (one search that need not find `grid` first), for several it counts to two.
     fn still_unique(
         &mut self,
         puzzle: &Board,
         emptied: &[usize],
         grid: &Board,
     ) -> Result<bool, WorkshopError> {
-        let &[cell] = emptied else {
-            return Ok(self.solver.count(puzzle, 2)?.count == 1);
+        let w = &mut self.window;
+        let cells = self.solver.cells();
+        let values = puzzle.cells();
+        w.fixes.clear();
+        w.fixes.extend(
+            w.cells
+                .iter()
+                .filter(|&&c| values[c] != 0)
+                .map(|&c| (cells[c], i32::from(values[c]))),
+        );
+        let excluded = match emptied {
+            &[cell] => Some((cells[cell], i32::from(grid.cells()[cell]))),
+            _ => None,
         };
-        let (solver, cells) = self.solver.load(puzzle)?;
-        let excluded = [(cells[cell], i32::from(grid.cells()[cell]))];
-        solver
-            .assume_excluded(&excluded)
-            .map_err(crate::sudoku::SudokuError::from)?;
-        let other = solver.solve().solution().is_some();
-        solver
-            .assume_excluded(&[])
-            .map_err(crate::sudoku::SudokuError::from)?;
+        let engine = self.solver.engine();
+        engine.assume(&w.fixes).map_err(SudokuError::from)?;
+        let Some(excluded) = excluded else {
+            return Ok(engine.count(Some(2)).count == 1);
+        };
+        engine
+            .assume_excluded(&[excluded])
+            .map_err(SudokuError::from)?;
+        let other = engine.solve_in_place() == SearchStatus::Solved;
+        engine.assume_excluded(&[]).map_err(SudokuError::from)?;
         Ok(!other)
     }
 }
