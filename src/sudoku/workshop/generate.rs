@@ -13,15 +13,21 @@
 //! the finished puzzle unique.
 
 use std::fmt;
+
+use smallvec::SmallVec;
 use std::str::FromStr;
 
 use super::class::Class;
 use super::desk::{Workshop, WorkshopError};
 use super::geometry::Geometry;
+use super::house_digits::HouseDigits;
 use super::swaps::Swaps;
 use crate::sudoku::{Board, BoxShape, PuzzleSolver, SudokuError};
 use crate::xorshift::XorShift;
 use crate::{SearchStatus, VarId};
+
+/// The cells given or removed together, the first named first.
+type Orbit = SmallVec<[usize; 4]>;
 
 /// The symmetry of the givens' positions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -62,21 +68,22 @@ impl Symmetry {
 
     /// The cells that must be given or removed together with `(r, c)` on a board of
     /// side `n`, `(r, c)` first.
-    fn orbit(self, n: usize, r: usize, c: usize) -> Vec<usize> {
+    fn orbit(self, n: usize, r: usize, c: usize) -> Orbit {
         let m = n - 1;
-        let points = match self {
-            Symmetry::None => vec![(r, c)],
-            Symmetry::Rotate180 => vec![(r, c), (m - r, m - c)],
-            Symmetry::Rotate90 => vec![(r, c), (c, m - r), (m - r, m - c), (m - c, r)],
-            Symmetry::Mirror => vec![(r, c), (r, m - c)],
-            Symmetry::Diagonal => vec![(r, c), (c, r)],
+        let points: &[(usize, usize)] = match self {
+            Symmetry::None => &[(r, c)],
+            Symmetry::Rotate180 => &[(r, c), (m - r, m - c)],
+            Symmetry::Rotate90 => &[(r, c), (c, m - r), (m - r, m - c), (m - c, r)],
+            Symmetry::Mirror => &[(r, c), (r, m - c)],
+            Symmetry::Diagonal => &[(r, c), (c, r)],
         };
-        let mut cells: Vec<usize> = points.into_iter().map(|(r, c)| r * n + c).collect();
-        let first = cells[0];
-        cells.sort_unstable();
-        cells.dedup();
-        cells.retain(|&x| x != first);
-        cells.insert(0, first);
+        let mut cells = Orbit::new();
+        for &(r, c) in points {
+            if !cells.contains(&(r * n + c)) {
+                cells.push(r * n + c);
+            }
+        }
+        cells[1..].sort_unstable();
         cells
     }
 }
@@ -123,6 +130,7 @@ pub struct Generator {
     workshop: Option<Workshop>,
     geo: Geometry,
     swaps: Swaps,
+    given: HouseDigits,
     window: Window,
 }
 
@@ -169,6 +177,7 @@ impl Generator {
             workshop: class.map(|_| Workshop::new(shape)).transpose()?,
             geo: Geometry::new(shape),
             swaps: Swaps::default(),
+            given: HouseDigits::default(),
             window: Window::default(),
         })
     }
@@ -240,6 +249,7 @@ impl Generator {
         }
         let mut puzzle = grid.clone();
         self.swaps.learn(&self.geo, &grid);
+        self.given.learn(&self.geo, &grid);
         let mut done = vec![false; n * n];
         self.close_window();
         for (pos, &cell) in order.iter().enumerate() {
@@ -251,12 +261,13 @@ impl Generator {
             for &c in &orbit {
                 done[c] = true;
                 puzzle.set(c / n, c % n, 0);
+                self.given.take(&self.geo, c, grid.cells()[c]);
                 frees_a_swap |= self.swaps.remove(c);
             }
-            let keeps = if orbit
-                .iter()
-                .all(|&c| self.geo.forced_by_a_single(&puzzle, c, grid.cells()[c]))
-            {
+            let keeps = if orbit.iter().all(|&c| {
+                self.given
+                    .forced_by_a_single(&self.geo, puzzle.cells(), c, grid.cells()[c])
+            }) {
                 true
             } else if frees_a_swap {
                 false
@@ -269,6 +280,7 @@ impl Generator {
             if !keeps {
                 for &c in &orbit {
                     puzzle.set(c / n, c % n, grid.cells()[c]);
+                    self.given.give(&self.geo, c, grid.cells()[c]);
                     self.swaps.restore(c);
                 }
             }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::sudoku::variants::{Variant, VariantPuzzle};
-use crate::sudoku::{Board, BoxShape, Cell};
+use crate::sudoku::{BoxShape, Cell};
 
 /// What kind of group of cells a house is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -257,24 +257,5 @@ impl Geometry {
     /// Whether house `h` is a box or region (for naming locked candidates).
     pub fn is_block(&self, h: usize) -> bool {
         (2 * self.side..3 * self.side).contains(&h)
-    }
-
-    /// Whether the givens of `board` (with `cell` empty) force `d` into `cell`: every
-    /// other digit is given among its peers (a naked single), or in one of its houses
-    /// every other empty cell sees a given `d` (a hidden single).
-    pub fn forced_by_a_single(&self, board: &Board, cell: usize, d: u8) -> bool {
-        let values = board.cells();
-        let seen = self.peers[cell]
-            .iter()
-            .fold(0u64, |m, &p| m | super::digits::bit(values[p]));
-        if seen | super::digits::bit(d) == super::digits::Digits::all(self.side).0 {
-            return true;
-        }
-        let sees_d = |c: usize| self.peers[c].iter().any(|&p| values[p] == d);
-        self.houses_of[cell].iter().any(|&h| {
-            self.houses[h]
-                .iter()
-                .all(|&c| c == cell || values[c] != 0 || sees_d(c))
-        })
     }
 }

@@ -31,6 +31,7 @@ mod digits;
 mod generate;
 mod geometry;
 mod grid;
+mod house_digits;
 pub mod json;
 mod logic;
 mod step;
