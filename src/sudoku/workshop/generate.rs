@@ -24,7 +24,7 @@ use super::house_digits::HouseDigits;
 use super::swaps::Swaps;
 use crate::sudoku::{Board, BoxShape, PuzzleSolver, SudokuError};
 use crate::xorshift::XorShift;
-use crate::{SearchStatus, VarId};
+use crate::{SearchStatus, VarId, VariableOrder};
 
 /// The cells given or removed together, the first named first.
 type Orbit = SmallVec<[usize; 4]>;
@@ -134,6 +134,9 @@ pub struct Generator {
     window: Window,
 }
 
+/// The side from which boards keep the engine's variable order for Sudoku.
+const LARGE_SIDE: usize = 16;
+
 /// How many undecided orbits of the removal order one [`Window`] spans.
 const WINDOW: usize = 8;
 
@@ -168,12 +171,22 @@ impl Generator {
         class: Option<Class>,
         seed: u64,
     ) -> Result<Self, WorkshopError> {
+        let mut solver = PuzzleSolver::new(shape)?;
+        if shape.side() < LARGE_SIDE {
+            // The searches of small boards are a few nodes each (a grid's completion, a
+            // second solution next to the grid), where choosing by fewest values costs
+            // more than it saves; large boards need it (`profile generate`, and
+            // `sudoku generate --size` timed).
+            solver
+                .engine()
+                .set_variable_order(VariableOrder::InputOrder);
+        }
         Ok(Generator {
             shape,
             symmetry,
             class,
             seed,
-            solver: PuzzleSolver::new(shape)?,
+            solver,
             workshop: class.map(|_| Workshop::new(shape)).transpose()?,
             geo: Geometry::new(shape),
             swaps: Swaps::default(),
