@@ -182,7 +182,9 @@ fn coverage(dir: &str, take: usize, qqwing: bool) {
 }
 
 fn generation(count: usize, rounds: usize, qqwing: bool) {
-    println!("## Generation, one thread ({count} puzzles per row, in {rounds} alternating rounds)\n");
+    println!(
+        "## Generation, one thread ({count} puzzles per row, in {rounds} alternating rounds)\n"
+    );
     println!("| generator | puzzles per CPU second | givens (mean) |");
     println!("|---|---:|---:|");
     let mean = |g: &[usize]| g.iter().sum::<usize>() as f64 / g.len().max(1) as f64;
@@ -222,7 +224,9 @@ fn generation(count: usize, rounds: usize, qqwing: bool) {
         mean(&theirs)
     );
     let started = ThreadTime::now();
-    let made: Vec<usize> = (0..count).map(|_| crate_givens(&Sudoku::generate())).collect();
+    let made: Vec<usize> = (0..count)
+        .map(|_| crate_givens(&Sudoku::generate()))
+        .collect();
     println!(
         "| crate default (half-turn symmetry) | {:.0} | {:.1} |",
         count as f64 / started.elapsed().as_secs_f64(),
@@ -315,9 +319,7 @@ fn main() {
     let count: usize = arg("--generate")
         .and_then(|t| t.parse().ok())
         .unwrap_or(2000);
-    let rounds: usize = arg("--rounds")
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(5);
+    let rounds: usize = arg("--rounds").and_then(|t| t.parse().ok()).unwrap_or(5);
     let qqwing = qqwing_present();
     if !qqwing {
         println!("(QQWing not installed: its columns are skipped; `apt-get install qqwing`)\n");
