@@ -2,7 +2,9 @@
 //! solve, one thread, CPU time per puzzle, as the command line does it: one
 //! `VariantSolver` reused, as plain 9×9 reuses one `PuzzleSolver`) and by Gecode through MiniZinc on the data
 //! folder's `models/` (Gecode's own `solveTime` from `-s`, so that MiniZinc's compile
-//! time is not counted), with plain 9×9 Sudoku's median as the yardstick.
+//! time is not counted), with plain 9×9 Sudoku's median as the yardstick. Every set is
+//! timed in each of R rounds (default 5), the sets taking turns within a round; a
+//! variant's ratio to plain 9×9 is the median of the rounds' own ratios, with their range.
 //!
 //! `cargo run --release -p bitcsp-compare --bin variants -- [--data DIR] [--rounds R] [--no-gecode]`
 
@@ -38,17 +40,34 @@ fn micros(d: Duration) -> String {
     format!("{:.1} µs", d.as_secs_f64() * 1e6)
 }
 
-/// The median over rounds of each puzzle's time, then the median over puzzles.
-fn per_puzzle(count: usize, rounds: usize, mut one: impl FnMut(usize)) -> Duration {
-    let mut each = vec![Vec::new(); count];
-    for _ in 0..rounds {
-        for (i, times) in each.iter_mut().enumerate() {
-            let started = ThreadTime::now();
-            one(i);
-            times.push(started.elapsed());
+/// One set's solve of each puzzle, timed.
+type Timed<'a> = Box<dyn FnMut(usize) + 'a>;
+
+/// Every set timed in `rounds` rounds, the sets taking turns within each round (the
+/// machine changes speed over seconds, so a set timed apart from the yardstick could
+/// meet another phase): for each set, the median over puzzles of each puzzle's median
+/// over rounds, and each round's median over puzzles.
+fn timed_in_turns(sets: &mut [(usize, Timed<'_>)], rounds: usize) -> Vec<(Duration, Vec<Duration>)> {
+    let mut each: Vec<Vec<Vec<Duration>>> =
+        sets.iter().map(|(count, _)| vec![Vec::new(); *count]).collect();
+    for _ in 0..rounds.max(1) {
+        for ((count, one), times) in sets.iter_mut().zip(&mut each) {
+            for (i, t) in times.iter_mut().enumerate().take(*count) {
+                let started = ThreadTime::now();
+                one(i);
+                t.push(started.elapsed());
+            }
         }
     }
-    median(each.into_iter().map(median).collect())
+    each.into_iter()
+        .map(|times| {
+            let rounds_of = times.first().map_or(0, Vec::len);
+            let per_round = (0..rounds_of)
+                .map(|r| median(times.iter().map(|t| t[r]).collect()))
+                .collect();
+            (median(times.into_iter().map(median).collect()), per_round)
+        })
+        .collect()
 }
 
 /// A MiniZinc data file for one puzzle line of `variant`.
@@ -122,25 +141,7 @@ fn main() {
         && Command::new("minizinc").arg("--version").output().is_ok();
     println!("| puzzles | bitcsp median per puzzle | × plain 9×9 (17-clue) | Gecode median solveTime | bitcsp / Gecode |");
     println!("|---|---:|---:|---:|---:|");
-    let mut plain_medians = Vec::new();
-    for (name, file) in [
-        ("plain 9×9, kaggle", "kaggle_first10000.txt"),
-        ("plain 9×9, 17-clue", "17_clue.txt"),
-    ] {
-        let boards: Vec<String> = lines(&format!("{sudoku_dir}/{file}"))
-            .into_iter()
-            .take(40)
-            .collect();
-        let mut solver = PuzzleSolver::new(BoxShape { rows: 3, cols: 3 }).expect("9x9");
-        let m = per_puzzle(boards.len(), rounds, |i| {
-            let b = Board::parse(&boards[i]).expect("a board");
-            std::hint::black_box(solver.solve(&b).expect("solves"));
-        });
-        plain_medians.push(m);
-        println!("| {name} (40) | {} | | | |", micros(m));
-    }
-    let plain = plain_medians.last().copied().unwrap_or_default();
-    for name in [
+    let names = [
         "x",
         "windoku",
         "jigsaw",
@@ -148,17 +149,53 @@ fn main() {
         "antiknight",
         "antiking",
         "nonconsecutive",
-    ] {
-        let puzzles = lines(&format!("{dir}/{name}.txt"));
-        let solutions = lines(&format!("{dir}/{name}.solutions.txt"));
-        let variants: Variants = name.parse().expect("a variant");
+    ];
+    let files: Vec<(Vec<String>, Vec<String>, Variants)> = names
+        .iter()
+        .map(|name| {
+            (
+                lines(&format!("{dir}/{name}.txt")),
+                lines(&format!("{dir}/{name}.solutions.txt")),
+                name.parse().expect("a variant"),
+            )
+        })
+        .collect();
+    let boards: Vec<String> = lines(&format!("{sudoku_dir}/17_clue.txt"))
+        .into_iter()
+        .take(40)
+        .collect();
+    let mut plain_solver = PuzzleSolver::new(BoxShape { rows: 3, cols: 3 }).expect("9x9");
+    let mut sets: Vec<(usize, Timed<'_>)> = vec![(
+        boards.len(),
+        Box::new(|i: usize| {
+            let b = Board::parse(&boards[i]).expect("a board");
+            std::hint::black_box(plain_solver.solve(&b).expect("solves"));
+        }),
+    )];
+    for (name, (puzzles, solutions, variants)) in names.iter().zip(&files) {
         let mut solver = VariantSolver::new();
-        let ours = per_puzzle(puzzles.len(), rounds, |i| {
-            let p = VariantPuzzle::parse(&puzzles[i], &variants, None).expect("a puzzle");
-            let s = solver.solve(&p).expect("solves").expect("a solution");
-            assert_eq!(s.to_line(), solutions[i], "{name} line {}", i + 1);
-        });
-        let (g, ratio) = if with_gecode {
+        sets.push((
+            puzzles.len(),
+            Box::new(move |i: usize| {
+                let p = VariantPuzzle::parse(&puzzles[i], variants, None).expect("a puzzle");
+                let s = solver.solve(&p).expect("solves").expect("a solution");
+                assert_eq!(s.to_line(), solutions[i], "{name} line {}", i + 1);
+            }),
+        ));
+    }
+    let results = timed_in_turns(&mut sets, rounds);
+    drop(sets);
+    let (plain, plain_rounds) = results[0].clone();
+    println!("| plain 9×9, 17-clue (40) | {} | | | |", micros(plain));
+    for ((name, (puzzles, _, _)), (ours, ours_rounds)) in names.iter().zip(&files).zip(&results[1..]) {
+        let mut ratios: Vec<f64> = ours_rounds
+            .iter()
+            .zip(&plain_rounds)
+            .map(|(o, p)| o.as_secs_f64() / p.as_secs_f64())
+            .collect();
+        ratios.sort_by(f64::total_cmp);
+        let ratio = ratios.get(ratios.len() / 2).copied().unwrap_or(0.0);
+        let (g, vs_gecode) = if with_gecode {
             let model = format!("{dir}/models/{name}.mzn");
             let times: Vec<Duration> = puzzles
                 .iter()
@@ -173,10 +210,11 @@ fn main() {
             ("not run".into(), String::new())
         };
         println!(
-            "| {name} ({}) | {} | {:.2}× | {g} | {ratio} |",
+            "| {name} ({}) | {} | {ratio:.2}× ({:.2}–{:.2}×) | {g} | {vs_gecode} |",
             puzzles.len(),
-            micros(ours),
-            ours.as_secs_f64() / plain.as_secs_f64()
+            micros(*ours),
+            ratios.first().copied().unwrap_or(0.0),
+            ratios.last().copied().unwrap_or(0.0),
         );
     }
 }
