@@ -116,14 +116,15 @@ impl Table {
     fn restrict_to(&self, e: &Engine, p: usize, valid: &mut [u64], union: &mut [u64]) {
         let x = self.vars[p];
         let column = &self.data.values[p];
-        if column.iter().all(|&v| e.store.contains(x, i64::from(v))) {
+        let has = Membership::of(e, x);
+        if column.iter().all(|&v| has.contains(e, x, v)) {
             // Every tuple gives the variable a value it still has (a first run sees
             // most variables so): the union is every tuple.
             return;
         }
         union.iter_mut().for_each(|w| *w = 0);
         for (j, &v) in column.iter().enumerate() {
-            if e.store.contains(x, i64::from(v)) {
+            if has.contains(e, x, v) {
                 for (u, s) in union.iter_mut().zip(self.support(p, j)) {
                     *u |= s;
                 }
@@ -149,10 +150,14 @@ impl Table {
                 .zip(valid)
                 .any(|(s, t)| s & t != 0)
         };
+        let has = Membership::of(e, x);
+        if let Membership::OneWord { word, base } = has {
+            return self.keep_supported_in_word(e, p, x, word, base, supported);
+        }
         let (mut lo, mut hi) = (None, None);
         let mut kept = 0u32;
         for (j, &v) in column.iter().enumerate() {
-            if !e.store.contains(x, i64::from(v)) {
+            if !has.contains(e, x, v) {
                 continue;
             }
             if supported(j) {
@@ -178,6 +183,33 @@ impl Table {
         Ok(())
     }
 
+    /// [`Table::keep_supported`] for a domain of one word, read once: the values without
+    /// a valid tuple and those outside the column leave in one removal.
+    fn keep_supported_in_word(
+        &self,
+        e: &mut Engine,
+        p: usize,
+        x: usize,
+        word: u64,
+        base: i64,
+        supported: impl Fn(usize) -> bool,
+    ) -> Result<(), Conflict> {
+        let mut keep = 0u64;
+        for (j, &v) in self.data.values[p].iter().enumerate() {
+            let bit = bit_of(base, v);
+            if word & bit != 0 && supported(j) {
+                keep |= bit;
+            }
+        }
+        if keep == 0 {
+            return Err(Conflict);
+        }
+        if word & !keep != 0 {
+            e.remove_mask(x, word & !keep)?;
+        }
+        Ok(())
+    }
+
     /// Removes from a bitset domain the values its column does not hold.
     fn remove_outside_column(&self, e: &mut Engine, p: usize, x: usize) -> Result<(), Conflict> {
         let column = &self.data.values[p];
@@ -191,4 +223,43 @@ impl Table {
         }
         Ok(())
     }
+}
+
+/// How a run tests whether a variable still has a value: a domain of one word is read
+/// once, other domains through the store.
+#[derive(Clone, Copy)]
+enum Membership {
+    OneWord { word: u64, base: i64 },
+    Store,
+}
+
+impl Membership {
+    fn of(e: &Engine, x: usize) -> Membership {
+        let layout = e.store.layout(x);
+        if layout.len == 1 && !layout.wide {
+            Membership::OneWord {
+                word: e.store.first_word(x),
+                base: i64::from(layout.base),
+            }
+        } else {
+            Membership::Store
+        }
+    }
+
+    #[inline]
+    fn contains(self, e: &Engine, x: usize, v: i32) -> bool {
+        match self {
+            Membership::OneWord { word, base } => word & bit_of(base, v) != 0,
+            Membership::Store => e.store.contains(x, i64::from(v)),
+        }
+    }
+}
+
+/// The bit of value `v` in a one-word domain starting at `base`; none outside it.
+#[inline]
+fn bit_of(base: i64, v: i32) -> u64 {
+    u64::try_from(i64::from(v) - base)
+        .ok()
+        .filter(|&offset| offset < 64)
+        .map_or(0, |offset| 1 << offset)
 }

@@ -47,9 +47,14 @@ type Timed<'a> = Box<dyn FnMut(usize) + 'a>;
 /// machine changes speed over seconds, so a set timed apart from the yardstick could
 /// meet another phase): for each set, the median over puzzles of each puzzle's median
 /// over rounds, and each round's median over puzzles.
-fn timed_in_turns(sets: &mut [(usize, Timed<'_>)], rounds: usize) -> Vec<(Duration, Vec<Duration>)> {
-    let mut each: Vec<Vec<Vec<Duration>>> =
-        sets.iter().map(|(count, _)| vec![Vec::new(); *count]).collect();
+fn timed_in_turns(
+    sets: &mut [(usize, Timed<'_>)],
+    rounds: usize,
+) -> Vec<(Duration, Vec<Duration>)> {
+    let mut each: Vec<Vec<Vec<Duration>>> = sets
+        .iter()
+        .map(|(count, _)| vec![Vec::new(); *count])
+        .collect();
     for _ in 0..rounds.max(1) {
         for ((count, one), times) in sets.iter_mut().zip(&mut each) {
             for (i, t) in times.iter_mut().enumerate().take(*count) {
@@ -187,7 +192,9 @@ fn main() {
     drop(sets);
     let (plain, plain_rounds) = results[0].clone();
     println!("| plain 9×9, 17-clue (40) | {} | | | |", micros(plain));
-    for ((name, (puzzles, _, _)), (ours, ours_rounds)) in names.iter().zip(&files).zip(&results[1..]) {
+    for ((name, (puzzles, _, _)), (ours, ours_rounds)) in
+        names.iter().zip(&files).zip(&results[1..])
+    {
         let mut ratios: Vec<f64> = ours_rounds
             .iter()
             .zip(&plain_rounds)
