@@ -493,6 +493,7 @@ impl Solver {
     pub fn push(&mut self, fixes: &[(VarId, i32)]) -> Result<bool, ModelError> {
         self.check_known(fixes)?;
         self.close_search_levels();
+        self.last = Pause::Exhausted;
         self.levels.open += 1;
         if self.levels.failed.is_some() {
             return Ok(false);
@@ -529,6 +530,8 @@ impl Solver {
             return false;
         }
         self.close_search_levels();
+        // The latest search's solution is undone with its levels.
+        self.last = Pause::Exhausted;
         if self.levels.open > 1 {
             self.close_level();
         }
@@ -1606,8 +1609,16 @@ mod tests {
             open.push((vars[k], value));
             assert!(s.push(&open[k..]).expect("known variables"));
             assert_eq!(s.count(None).count, fresh(&open));
-            assert!(s.solve().solution().is_some());
+            assert_eq!(s.solve_in_place(), SearchStatus::Solved);
+            assert!(s.solved_value(vars[7]).is_some());
         }
+        assert!(s.pop());
+        assert_eq!(
+            s.solved_value(vars[7]),
+            None,
+            "the solution left with the levels"
+        );
+        open.pop();
         while open.pop().is_some() {
             assert!(s.pop());
             assert_eq!(s.count(None).count, fresh(&open));

@@ -329,15 +329,16 @@ impl Generator {
         let mut end = pos;
         while end < order.len() && orbits < WINDOW {
             let first = order[end];
+            // The orbit at `pos`, just emptied, is marked done already.
+            let undecided = end == pos || !done[first];
             end += 1;
-            if (end - 1 > pos && done[first]) || w.member[first] {
-                continue;
+            if undecided && !w.member[first] {
+                for c in self.symmetry.orbit(n, first / n, first % n) {
+                    w.member[c] = true;
+                    w.cells.push(c);
+                }
+                orbits += 1;
             }
-            for c in self.symmetry.orbit(n, first / n, first % n) {
-                w.member[c] = true;
-                w.cells.push(c);
-            }
-            orbits += 1;
         }
         w.end = end;
         let cells = self.solver.cells();
