@@ -771,6 +771,11 @@ proptest! {
         reused.assume(&[]).unwrap();
         prop_assert_eq!(reused.count(None).count, expected.len() as u64);
     }
+}
+
+proptest! {
+    // Sequences of pushes and pops: a bug can hide behind one order of a few steps.
+    #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// Assumption levels pushed and popped in any order, with a search's own fixes and
     /// exclusions over them: each search finds exactly the enumerated solutions that

@@ -495,20 +495,24 @@ impl Solver {
         self.close_search_levels();
         self.last = Pause::Exhausted;
         self.levels.open += 1;
-        if self.levels.failed.is_some() {
-            return Ok(false);
-        }
-        let consistent = if self.levels.open == 1 {
+        if self.levels.open == 1 {
             // The first level is the root: written after a reset, as a search's
             // assumptions are, with every propagator queued.
             self.engine.reset();
             #[cfg(test)]
             self.snapshots.clear();
+        } else {
+            // Opened over a failed level too, so that each pop closes its own level.
+            self.open_level();
+        }
+        if self.levels.failed.is_some() {
+            return Ok(false);
+        }
+        let consistent = if self.levels.open == 1 {
             !self.engine.store.any_empty()
                 && engine_pairs(fixes)
                     .all(|(var, value)| self.engine.assign_after_reset(var as usize, value).is_ok())
         } else {
-            self.open_level();
             engine_pairs(fixes).all(|(var, value)| self.engine.assign(var as usize, value).is_ok())
         };
         let consistent = consistent
