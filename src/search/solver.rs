@@ -164,8 +164,8 @@ struct Tracking {
 struct Levels {
     /// How many levels are open.
     open: usize,
-    /// The first open level whose propagation failed (1-based), if any: every search
-    /// below it has no solution.
+    /// The first open level whose propagation failed (1-based), if any: while it is
+    /// open, no search has a solution.
     failed: Option<usize>,
     /// Whether a search's root level is open above them.
     search_root: bool,

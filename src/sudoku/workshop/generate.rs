@@ -13,9 +13,9 @@
 //! the finished puzzle unique.
 
 use std::fmt;
+use std::str::FromStr;
 
 use smallvec::SmallVec;
-use std::str::FromStr;
 
 use super::class::Class;
 use super::desk::{Workshop, WorkshopError};
@@ -238,6 +238,8 @@ impl Generator {
     /// within bands, bands, columns within stacks, stacks). `None` if the engine finds
     /// no completion, which the caller answers with another attempt.
     fn full_grid(&mut self, random: &mut XorShift) -> Result<Option<Board>, WorkshopError> {
+        // A minimisation cut short by an error leaves its window's level open.
+        self.close_window();
         let (n, rows, cols) = (self.shape.side(), self.shape.rows, self.shape.cols);
         let mut seeds = Board::empty(self.shape).map_err(crate::sudoku::SudokuError::from)?;
         for b in 0..rows.min(cols) {
@@ -264,7 +266,6 @@ impl Generator {
         self.swaps.learn(&self.geo, &grid);
         self.given.learn(&self.geo, &grid);
         let mut done = vec![false; n * n];
-        self.close_window();
         for (pos, &cell) in order.iter().enumerate() {
             if done[cell] {
                 continue;
