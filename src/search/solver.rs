@@ -515,13 +515,8 @@ impl Solver {
         } else {
             engine_pairs(fixes).all(|(var, value)| self.engine.assign(var as usize, value).is_ok())
         };
-        let consistent = consistent
-            && self
-                .engine
-                .propagate(&self.constraints, &mut self.scratch)
-                .is_ok();
+        let consistent = self.propagate_fixes(consistent);
         if !consistent {
-            self.engine.abandon_queue();
             self.levels.failed = Some(self.levels.open);
         }
         Ok(consistent)
@@ -1158,17 +1153,21 @@ impl Solver {
                 && self.exclusions.iter().all(|&(var, value)| {
                     self.engine.exclude_after_reset(var as usize, value).is_ok()
                 });
-        if emptied
-            || !assumed
-            || self
+        self.propagate_fixes(!emptied && assumed)
+    }
+
+    /// Propagates fixes just written at a root (a search's, or an assumption level's) when
+    /// they held (`written`); false on a conflict, with what was still queued dropped.
+    fn propagate_fixes(&mut self, written: bool) -> bool {
+        let consistent = written
+            && self
                 .engine
                 .propagate(&self.constraints, &mut self.scratch)
-                .is_err()
-        {
+                .is_ok();
+        if !consistent {
             self.engine.abandon_queue();
-            return false;
         }
-        true
+        consistent
     }
 
     /// [`Solver::propagate_root`] over open assumption levels: the levels' state is
@@ -1189,16 +1188,7 @@ impl Solver {
                 .exclusions
                 .iter()
                 .all(|&(var, value)| engine.remove(var as usize, value).is_ok());
-        if !assumed
-            || self
-                .engine
-                .propagate(&self.constraints, &mut self.scratch)
-                .is_err()
-        {
-            self.engine.abandon_queue();
-            return false;
-        }
-        true
+        self.propagate_fixes(assumed)
     }
 
     /// Closes the latest search's levels (its decisions' and its root's), back to the
