@@ -150,14 +150,13 @@ impl Table {
                 .zip(valid)
                 .any(|(s, t)| s & t != 0)
         };
-        let has = Membership::of(e, x);
-        if let Membership::OneWord { word, base } = has {
+        if let Membership::OneWord { word, base } = Membership::of(e, x) {
             return self.keep_supported_in_word(e, p, x, word, base, supported);
         }
         let (mut lo, mut hi) = (None, None);
         let mut kept = 0u32;
         for (j, &v) in column.iter().enumerate() {
-            if !has.contains(e, x, v) {
+            if !e.store.contains(x, i64::from(v)) {
                 continue;
             }
             if supported(j) {

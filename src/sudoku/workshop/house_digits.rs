@@ -93,7 +93,7 @@ mod tests {
         let mut masks = HouseDigits::default();
         masks.learn(&geo, &board);
         let mut state = 12345u64;
-        let mut forced = 0;
+        let (mut forced, mut not_forced) = (0, 0);
         for _ in 0..60 {
             state ^= state << 13;
             state ^= state >> 7;
@@ -108,11 +108,15 @@ mod tests {
             let fast = masks.forced_by_a_single(&geo, board.cells(), cell, d);
             assert_eq!(fast, forced_by_walking(&geo, board.cells(), cell, d));
             forced += usize::from(fast);
+            not_forced += usize::from(!fast);
             if !fast && state % 2 == 0 {
                 board.set(cell / 9, cell % 9, d);
                 masks.give(&geo, cell, d);
             }
         }
-        assert!(forced > 10 && forced < 60, "both answers seen: {forced}");
+        assert!(
+            forced > 0 && not_forced > 0,
+            "both answers seen: {forced} forced, {not_forced} not"
+        );
     }
 }
