@@ -107,9 +107,6 @@ fn build(
     let mut m = Model::new();
     let top = i32::try_from(k).map_err(|_| ModelError::EmptyDomain)? - 1;
     let vertices = m.new_vars(graph.num_vertices(), 0..=top)?;
-    for (u, v) in graph.edges() {
-        m.not_equal(vertices[u], vertices[v])?;
-    }
     // The edges' cliques that can prune: a clique of k - 1 or k vertices (k: a permutation of
     // the colors) gives hidden singles and pigeonhole failures that its edges alone do
     // not; smaller ones only repeat the edges. At most as many as the vertices' cliques,
@@ -120,15 +117,48 @@ fn build(
         .iter()
         .filter(|c| c.len() + 1 >= k)
         .take(cover.around_vertices.len());
-    for clique in cover.around_vertices.iter().chain(extra) {
+    let posted: Vec<&Vec<usize>> = cover.around_vertices.iter().chain(extra).collect();
+    for clique in &posted {
         let vars: Vec<VarId> = clique.iter().map(|&v| vertices[v]).collect();
         m.all_different(&vars)?;
+    }
+    // An edge inside a posted clique is already kept apart by it: a propagator of its own
+    // would only repeat, at every fixed vertex, what the clique does.
+    let cliques_of = cliques_per_vertex(graph.num_vertices(), &posted);
+    for (u, v) in graph.edges() {
+        if !share_a_clique(&cliques_of[u], &cliques_of[v]) {
+            m.not_equal(vertices[u], vertices[v])?;
+        }
     }
     // Symmetry: any coloring can be renamed so that a given clique gets 0, 1, 2, ...
     for (color, &v) in cliques.largest.iter().enumerate() {
         m.fix(vertices[v], color as i32)?;
     }
     Ok((m, vertices))
+}
+
+/// For each of `n` vertices, the indices of the `cliques` holding it, ascending.
+fn cliques_per_vertex(n: usize, cliques: &[&Vec<usize>]) -> Vec<Vec<u32>> {
+    let mut of = vec![Vec::new(); n];
+    for (i, clique) in cliques.iter().enumerate() {
+        for &v in clique.iter() {
+            of[v].push(i as u32);
+        }
+    }
+    of
+}
+
+/// Whether two ascending lists of clique indices have one in common.
+fn share_a_clique(a: &[u32], b: &[u32]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// The cliques a coloring model is built on, found once per graph: the largest at once
