@@ -39,7 +39,7 @@ mod table;
 mod wide_all_different;
 mod wide_member;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::iter::repeat;
 use std::sync::Arc;
 
@@ -316,15 +316,14 @@ pub(crate) fn compile_with(
         .filter(|_| families == Families::Formed)
         .filter(|c| covered_by_permutations(c.iter().map(|&i| &candidates[i].group)))
         .collect();
-    let in_family: BTreeSet<usize> = components
-        .iter()
-        .flatten()
-        .map(|&i| candidates[i].posted)
-        .collect();
+    let mut in_family = vec![false; posted.len()];
+    for &i in components.iter().flatten() {
+        in_family[candidates[i].posted] = true;
+    }
     let mut compiled: Vec<Constraint> = posted
         .iter()
         .enumerate()
-        .filter(|(p, posted)| !in_family.contains(p) || keeps_own_matching(posted))
+        .filter(|&(p, posted)| !in_family[p] || keeps_own_matching(posted))
         .filter(|(_, posted)| !matches!(posted, Posted::Clause(_) | Posted::Indicator { .. }))
         .map(|(_, posted)| match posted {
             Posted::AllDifferent {
@@ -425,7 +424,7 @@ pub(crate) fn compile_with(
     }
     let outside: Vec<&Vec<usize>> = candidates
         .iter()
-        .filter(|c| c.plain && !in_family.contains(&c.posted))
+        .filter(|c| c.plain && !in_family[c.posted])
         .map(|c| &c.group.vars)
         .collect();
     compiled.extend(
@@ -575,14 +574,16 @@ fn family_candidates(posted: &[Posted], store: &Store) -> Vec<Candidate> {
 
 /// True when every variable of `groups` is in one of them that is a permutation.
 fn covered_by_permutations<'a>(groups: impl Iterator<Item = &'a FamilyGroup> + Clone) -> bool {
-    let covered: BTreeSet<usize> = groups
-        .clone()
-        .filter(|g| g.aligned() && g.tight)
-        .flat_map(|g| g.vars.iter().copied())
-        .collect();
-    groups
-        .flat_map(|g| g.vars.iter())
-        .all(|v| covered.contains(v))
+    let Some(top) = groups.clone().flat_map(|g| g.vars.iter().copied()).max() else {
+        return true;
+    };
+    let mut covered = vec![false; top + 1];
+    for g in groups.clone().filter(|g| g.aligned() && g.tight) {
+        for &v in &g.vars {
+            covered[v] = true;
+        }
+    }
+    groups.flat_map(|g| g.vars.iter()).all(|&v| covered[v])
 }
 
 /// The sets (of two or more) of candidate groups linked by shared variables.
@@ -607,12 +608,14 @@ fn overlapping_components(store: &Store, candidates: &[Candidate]) -> Vec<Vec<us
             }
         }
     }
-    let mut components: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    // Indexed by root, so that the components come in the order of their roots.
+    let mut components: Vec<Vec<usize>> = vec![Vec::new(); candidates.len()];
     for i in 0..candidates.len() {
         let r = root(&mut parent, i);
-        components.entry(r).or_default().push(i);
+        components[r].push(i);
     }
-    components.into_values().filter(|c| c.len() >= 2).collect()
+    components.retain(|c| c.len() >= 2);
+    components
 }
 
 /// Pairs of plain groups of one base that share at least two variables, where at least
@@ -622,6 +625,9 @@ fn overlapping_pairs<'a>(
     store: &Store,
     groups: &[&'a Vec<usize>],
 ) -> Vec<(&'a [usize], &'a [usize])> {
+    if groups.len() < 2 {
+        return Vec::new();
+    }
     let mut by_var: Vec<Vec<usize>> = vec![Vec::new(); store.num_vars()];
     for (g, vars) in groups.iter().enumerate() {
         for &v in vars.iter() {

@@ -19,12 +19,17 @@ impl Family {
         word_of: impl Fn(usize) -> u32,
         aux_start: u32,
     ) -> Self {
-        let mut vars: Vec<usize> = groups.iter().flat_map(|g| g.vars.iter().copied()).collect();
-        vars.sort_unstable();
-        vars.dedup();
         // Local indices by table lookup: compiling asks for them once per group entry and
-        // per peer entry.
-        let mut local_of = vec![0u32; vars.last().map_or(0, |&v| v + 1)];
+        // per peer entry. The table first marks the members, which then come out in order
+        // without a sort.
+        let top = groups.iter().flat_map(|g| g.vars.iter().copied()).max();
+        let mut local_of = vec![u32::MAX; top.map_or(0, |v| v + 1)];
+        for group in groups {
+            for &v in &group.vars {
+                local_of[v] = 0;
+            }
+        }
+        let vars: Vec<usize> = (0..local_of.len()).filter(|&v| local_of[v] == 0).collect();
         for (i, &v) in vars.iter().enumerate() {
             local_of[v] = i as u32;
         }
@@ -131,7 +136,30 @@ struct GroupRows {
     start: Vec<u32>,
     cells: Vec<u32>,
     shifts: Vec<u32>,
-    by_cell: Vec<Vec<(u32, u32)>>,
+    by_cell: ByCell,
+}
+
+/// Each cell's groups with its shift in them, as compressed rows.
+struct ByCell {
+    start: Vec<u32>,
+    entries: Vec<(u32, u32)>,
+}
+
+impl ByCell {
+    /// How many cells there are.
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Cell `c`'s groups and shifts.
+    fn of(&self, c: usize) -> &[(u32, u32)] {
+        &self.entries[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    /// Every cell's groups and shifts, in cell order.
+    fn iter(&self) -> impl Iterator<Item = &[(u32, u32)]> {
+        (0..self.len()).map(|c| self.of(c))
+    }
 }
 
 impl GroupRows {
@@ -139,21 +167,39 @@ impl GroupRows {
         let entries: usize = groups.iter().map(|g| g.vars.len()).sum();
         let mut start = Vec::with_capacity(groups.len() + 1);
         start.push(0);
-        let mut rows = GroupRows {
-            start,
-            cells: Vec::with_capacity(entries),
-            shifts: Vec::with_capacity(entries),
-            by_cell: vec![Vec::new(); n],
-        };
+        let mut cells = Vec::with_capacity(entries);
+        let mut shifts = Vec::with_capacity(entries);
+        // Each cell's memberships counted first, so that they are laid out in one vector.
+        let mut cell_start = vec![0u32; n + 1];
+        for group in groups {
+            for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
+                cells.push(local(v));
+                shifts.push(shift);
+                cell_start[local(v) as usize + 1] += 1;
+            }
+            start.push(cells.len() as u32);
+        }
+        for c in 0..n {
+            cell_start[c + 1] += cell_start[c];
+        }
+        let mut next = cell_start.clone();
+        let mut by_cell = vec![(0, 0); entries];
         for (g, group) in groups.iter().enumerate() {
             for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
-                rows.cells.push(local(v));
-                rows.shifts.push(shift);
-                rows.by_cell[local(v) as usize].push((g as u32, shift));
+                let slot = &mut next[local(v) as usize];
+                by_cell[*slot as usize] = (g as u32, shift);
+                *slot += 1;
             }
-            rows.start.push(rows.cells.len() as u32);
         }
-        rows
+        GroupRows {
+            start,
+            cells,
+            shifts,
+            by_cell: ByCell {
+                start: cell_start,
+                entries: by_cell,
+            },
+        }
     }
 
     /// Whether group `g`'s cells are the cells `0, 1, 2, ...` in order.
@@ -195,11 +241,7 @@ struct PeerRows {
 }
 
 impl PeerRows {
-    fn new(
-        groups: &[FamilyGroup],
-        by_cell: &[Vec<(u32, u32)>],
-        local: &impl Fn(usize) -> u32,
-    ) -> Self {
+    fn new(groups: &[FamilyGroup], by_cell: &ByCell, local: &impl Fn(usize) -> u32) -> Self {
         // At most every other cell of each of a cell's groups is its peer, and at most
         // every other cell.
         let n = by_cell.len();
@@ -208,7 +250,7 @@ impl PeerRows {
             .map(|g| g.vars.len() * g.vars.len().saturating_sub(1))
             .sum::<usize>()
             .min(n * n.saturating_sub(1));
-        let memberships: usize = by_cell.iter().map(Vec::len).sum();
+        let memberships = by_cell.entries.len();
         let mut rows = PeerRows {
             group_start: Vec::with_capacity(n + 1),
             groups: Vec::with_capacity(memberships),
@@ -218,14 +260,15 @@ impl PeerRows {
         };
         rows.group_start.push(0);
         rows.start.push(0);
-        // Each peer's shift pattern gathered in place, and the peers touched, so that only
-        // the peers (not every entry of every group) are sorted.
-        let mut pattern_of = vec![0u128; by_cell.len()];
-        let mut touched: Vec<u32> = Vec::new();
+        // Each peer's shift pattern gathered in place, and the peers touched as bits, so
+        // that they come out in order by sorting only the words that hold them.
+        let mut pattern_of = vec![0u128; n];
+        let mut touched = vec![0u64; n.div_ceil(64)];
+        let mut touched_words: Vec<usize> = Vec::new();
         for (cell, memberships) in by_cell.iter().enumerate() {
             rows.groups.extend(memberships.iter().map(|&(g, _)| g));
             rows.group_start.push(rows.groups.len() as u32);
-            touched.clear();
+            touched_words.clear();
             for &(g, own) in memberships {
                 let group = &groups[g as usize];
                 for (&v, &theirs) in group.vars.iter().zip(&group.shifts) {
@@ -237,16 +280,24 @@ impl PeerRows {
                     let d = own as i32 - theirs as i32;
                     let slot = &mut pattern_of[c as usize];
                     if *slot == 0 {
-                        touched.push(c);
+                        let word = c as usize / 64;
+                        if touched[word] == 0 {
+                            touched_words.push(word);
+                        }
+                        touched[word] |= 1 << (c % 64);
                     }
                     *slot |= 1u128 << (64 + d);
                 }
             }
-            touched.sort_unstable();
-            for &c in &touched {
-                rows.cells.push(c);
-                rows.pattern
-                    .push(std::mem::take(&mut pattern_of[c as usize]));
+            touched_words.sort_unstable();
+            for &word in &touched_words {
+                let mut bits = std::mem::take(&mut touched[word]);
+                while bits != 0 {
+                    let c = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    rows.cells.push(c as u32);
+                    rows.pattern.push(std::mem::take(&mut pattern_of[c]));
+                }
             }
             rows.start.push(rows.cells.len() as u32);
         }
@@ -333,17 +384,17 @@ pub(super) fn intersecting_pairs(
             if common < 2 {
                 continue;
             }
+            let in_group = |g: usize, v: usize| {
+                let c = local(v) as usize;
+                mask(g)[c / 64] >> (c % 64) & 1 == 1
+            };
             let (ga, gb) = (&ga.vars, &gb.vars);
             let begin = pair_cells.len() as u32;
-            pair_cells.extend(ga.iter().filter(|v| gb.contains(v)).map(|&v| local(v)));
-            if pair_cells.len() - (begin as usize) < 2 {
-                pair_cells.truncate(begin as usize);
-                continue;
-            }
+            pair_cells.extend(ga.iter().filter(|&&v| in_group(b, v)).map(|&v| local(v)));
             let only_a = pair_cells.len() as u32;
-            pair_cells.extend(ga.iter().filter(|v| !gb.contains(v)).map(|&v| local(v)));
+            pair_cells.extend(ga.iter().filter(|&&v| !in_group(b, v)).map(|&v| local(v)));
             let only_b = pair_cells.len() as u32;
-            pair_cells.extend(gb.iter().filter(|v| !ga.contains(v)).map(|&v| local(v)));
+            pair_cells.extend(gb.iter().filter(|&&v| !in_group(a, v)).map(|&v| local(v)));
             pairs.push(PairParts {
                 begin,
                 only_a,
@@ -374,11 +425,7 @@ fn cells_outside_pairs(
 
 /// Each cell's tight groups and the pairs it lies outside of, as two words (at most 64
 /// groups and one word of pairs: see [`Family::cell_marks`]).
-fn marks_per_cell(
-    by_cell: &[Vec<(u32, u32)>],
-    tight: &[bool],
-    cell_pairs: &[u64],
-) -> Vec<[u64; 2]> {
+fn marks_per_cell(by_cell: &ByCell, tight: &[bool], cell_pairs: &[u64]) -> Vec<[u64; 2]> {
     by_cell
         .iter()
         .enumerate()

@@ -40,26 +40,47 @@ impl SegmentCover {
                 of_cell[c as usize].push(s as u32);
             }
         }
+        // Scratch bitsets over the cells, cleared after each use: the side's cells, and the
+        // cells covered so far.
+        let words = n.div_ceil(64);
+        let mut side_bits = vec![0u64; words];
+        let mut covered_bits = vec![0u64; words];
+        let mut seen = vec![false; segments.len()];
+        let has = |bits: &[u64], c: u32| bits[c as usize / 64] >> (c % 64) & 1 == 1;
         // The segments that make up `side` exactly (each cell in exactly one of them).
-        let cover = |side: &[u32]| -> Option<Vec<u32>> {
-            let mut inside: Vec<u32> = side
-                .iter()
-                .flat_map(|&c| of_cell[c as usize].iter().copied())
-                .filter(|&s| {
-                    segments[s as usize]
-                        .iter()
-                        .all(|c| side.binary_search(c).is_ok())
-                })
-                .collect();
+        let mut cover = |side: &[u32]| -> Option<Vec<u32>> {
+            for &c in side {
+                side_bits[c as usize / 64] |= 1 << (c % 64);
+            }
+            let mut inside = Vec::new();
+            let mut exact = true;
+            for &c in side {
+                for &s in &of_cell[c as usize] {
+                    if seen[s as usize] {
+                        continue;
+                    }
+                    seen[s as usize] = true;
+                    let cells = &segments[s as usize];
+                    if !cells.iter().all(|&d| has(&side_bits, d)) {
+                        continue;
+                    }
+                    inside.push(s);
+                    for &d in cells {
+                        exact &= !has(&covered_bits, d);
+                        covered_bits[d as usize / 64] |= 1 << (d % 64);
+                    }
+                }
+            }
+            let all_covered = side.iter().all(|&c| has(&covered_bits, c));
+            for &c in side {
+                side_bits[c as usize / 64] = 0;
+                covered_bits[c as usize / 64] = 0;
+                for &s in &of_cell[c as usize] {
+                    seen[s as usize] = false;
+                }
+            }
             inside.sort_unstable();
-            inside.dedup();
-            let covered = sorted(
-                &inside
-                    .iter()
-                    .flat_map(|&s| segments[s as usize].iter().copied())
-                    .collect::<Vec<u32>>(),
-            );
-            (covered == side).then_some(inside)
+            (exact && all_covered).then_some(inside)
         };
         let mut out = SegmentCover {
             segment_start: vec![0],
