@@ -36,8 +36,13 @@ impl Family {
         let local = |v: usize| local_of.get(v).copied().unwrap_or(0);
         let n = vars.len();
         let rows = GroupRows::new(groups, n, &local);
-        let peers = PeerRows::new(groups, &rows.by_cell, &local);
-        let (pairs, pair_cells) = intersecting_pairs(groups, &local);
+        let masks = GroupMasks::new(&rows, n);
+        let peers = if groups.iter().all(FamilyGroup::aligned) {
+            PeerRows::aligned(&rows.by_cell, &masks)
+        } else {
+            PeerRows::new(groups, &rows.by_cell, &local)
+        };
+        let (pairs, pair_cells) = intersecting_pairs(groups, &rows, &masks);
         let pair_words = pairs.len().div_ceil(64);
         let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
@@ -202,6 +207,11 @@ impl GroupRows {
         }
     }
 
+    /// Group `g`'s cells.
+    fn cells_of(&self, g: usize) -> &[u32] {
+        &self.cells[self.start[g] as usize..self.start[g + 1] as usize]
+    }
+
     /// Whether group `g`'s cells are the cells `0, 1, 2, ...` in order.
     fn is_run_from_zero(&self, g: usize) -> bool {
         let (from, to) = (self.start[g] as usize, self.start[g + 1] as usize);
@@ -227,6 +237,37 @@ impl GroupRows {
                 }
             })
             .collect()
+    }
+}
+
+/// Each group's cells (local indices) as a bitset, so that sets of groups are joined and
+/// compared a word at a time.
+struct GroupMasks {
+    words: usize,
+    masks: Vec<u64>,
+}
+
+impl GroupMasks {
+    fn new(rows: &GroupRows, n: usize) -> Self {
+        let words = n.div_ceil(64);
+        let groups = rows.start.len() - 1;
+        let mut masks = vec![0u64; groups * words];
+        for g in 0..groups {
+            for &c in rows.cells_of(g) {
+                masks[g * words + c as usize / 64] |= 1 << (c % 64);
+            }
+        }
+        GroupMasks { words, masks }
+    }
+
+    /// Group `g`'s cells.
+    fn of(&self, g: usize) -> &[u64] {
+        &self.masks[g * self.words..(g + 1) * self.words]
+    }
+
+    /// Whether cell `c` is in group `g`.
+    fn holds(&self, g: usize, c: u32) -> bool {
+        self.of(g)[c as usize / 64] >> (c % 64) & 1 == 1
     }
 }
 
@@ -304,6 +345,45 @@ impl PeerRows {
         rows
     }
 
+    /// The rows of a family without shifts: a cell's peers are the union of its groups'
+    /// cells, read out of their bitsets in order, and every peer's pattern is "the same
+    /// value" (shift difference 0).
+    fn aligned(by_cell: &ByCell, masks: &GroupMasks) -> Self {
+        let n = by_cell.len();
+        let mut rows = PeerRows {
+            group_start: Vec::with_capacity(n + 1),
+            groups: Vec::with_capacity(by_cell.entries.len()),
+            start: Vec::with_capacity(n + 1),
+            cells: Vec::new(),
+            pattern: Vec::new(),
+        };
+        rows.group_start.push(0);
+        rows.start.push(0);
+        let mut union = vec![0u64; masks.words];
+        for cell in 0..n {
+            let memberships = by_cell.of(cell);
+            rows.groups.extend(memberships.iter().map(|&(g, _)| g));
+            rows.group_start.push(rows.groups.len() as u32);
+            union.iter_mut().for_each(|w| *w = 0);
+            for &(g, _) in memberships {
+                for (u, &m) in union.iter_mut().zip(masks.of(g as usize)) {
+                    *u |= m;
+                }
+            }
+            union[cell / 64] &= !(1 << (cell % 64));
+            for (w, &word) in union.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    rows.cells.push((w * 64) as u32 + bits.trailing_zeros());
+                    bits &= bits - 1;
+                }
+            }
+            rows.start.push(rows.cells.len() as u32);
+        }
+        rows.pattern = vec![1 << 64; rows.cells.len()];
+        rows
+    }
+
     /// How many peers `cell` has.
     fn len_of(&self, cell: usize) -> usize {
         (self.start[cell + 1] - self.start[cell]) as usize
@@ -346,55 +426,45 @@ impl PeerRows {
     }
 }
 
+/// [`intersecting_pairs`] of groups over the variables `0..n` (local index = variable).
+#[cfg(test)]
+pub(super) fn pairs_of(groups: &[FamilyGroup], n: usize) -> (Vec<PairParts>, Vec<u32>) {
+    let rows = GroupRows::new(groups, n, &|v| v as u32);
+    intersecting_pairs(groups, &rows, &GroupMasks::new(&rows, n))
+}
+
 /// Every two aligned groups sharing at least two cells, as bounds into the returned
 /// cells: the shared cells, the cells only in the first group, those only in the second.
-pub(super) fn intersecting_pairs(
+fn intersecting_pairs(
     groups: &[FamilyGroup],
-    local: &impl Fn(usize) -> u32,
+    rows: &GroupRows,
+    masks: &GroupMasks,
 ) -> (Vec<PairParts>, Vec<u32>) {
     let mut pairs = Vec::new();
     let mut pair_cells = Vec::new();
-    // Each group's cells as a bitset over local indices, so that most pairs (sharing at
-    // most one cell) are passed over with a few word operations.
-    let cells = groups
-        .iter()
-        .flat_map(|g| g.vars.iter())
-        .map(|&v| local(v) as usize + 1)
-        .max()
-        .unwrap_or(0);
-    let words = cells.div_ceil(64);
-    let mut masks = vec![0u64; groups.len() * words];
-    for (g, group) in groups.iter().enumerate() {
-        for &v in &group.vars {
-            let c = local(v) as usize;
-            masks[g * words + c / 64] |= 1 << (c % 64);
-        }
-    }
-    let mask = |g: usize| &masks[g * words..(g + 1) * words];
-    for (a, ga) in groups.iter().enumerate() {
-        for (b, gb) in groups.iter().enumerate().skip(a + 1) {
-            if !ga.aligned() || !gb.aligned() {
+    let aligned: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
+    for a in 0..groups.len() {
+        for b in a + 1..groups.len() {
+            if !aligned[a] || !aligned[b] {
                 continue;
             }
-            let common: u32 = mask(a)
+            // Most pairs share at most one cell: passed over with a few word operations.
+            let common: u32 = masks
+                .of(a)
                 .iter()
-                .zip(mask(b))
+                .zip(masks.of(b))
                 .map(|(x, y)| (x & y).count_ones())
                 .sum();
             if common < 2 {
                 continue;
             }
-            let in_group = |g: usize, v: usize| {
-                let c = local(v) as usize;
-                mask(g)[c / 64] >> (c % 64) & 1 == 1
-            };
-            let (ga, gb) = (&ga.vars, &gb.vars);
+            let (cells_a, cells_b) = (rows.cells_of(a), rows.cells_of(b));
             let begin = pair_cells.len() as u32;
-            pair_cells.extend(ga.iter().filter(|&&v| in_group(b, v)).map(|&v| local(v)));
+            pair_cells.extend(cells_a.iter().filter(|&&c| masks.holds(b, c)));
             let only_a = pair_cells.len() as u32;
-            pair_cells.extend(ga.iter().filter(|&&v| !in_group(b, v)).map(|&v| local(v)));
+            pair_cells.extend(cells_a.iter().filter(|&&c| !masks.holds(b, c)));
             let only_b = pair_cells.len() as u32;
-            pair_cells.extend(gb.iter().filter(|&&v| !in_group(a, v)).map(|&v| local(v)));
+            pair_cells.extend(cells_b.iter().filter(|&&c| !masks.holds(a, c)));
             pairs.push(PairParts {
                 begin,
                 only_a,

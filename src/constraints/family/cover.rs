@@ -149,7 +149,7 @@ impl SegmentCover {
 
 #[cfg(test)]
 mod tests {
-    use super::super::compile::intersecting_pairs;
+    use super::super::compile::pairs_of;
     use super::super::FamilyGroup;
     use super::*;
 
@@ -170,7 +170,7 @@ mod tests {
             )
         });
         let groups: Vec<FamilyGroup> = rows.chain(boxes).collect();
-        intersecting_pairs(&groups, &|v| v as u32)
+        pairs_of(&groups, 16)
     }
 
     #[test]
