@@ -25,89 +25,35 @@ impl SegmentCover {
     /// `n` cells, or `None` when some pair's outside part is not an exact union of
     /// intersections.
     pub(super) fn new(pairs: &[PairParts], pair_cells: &[u32], n: usize) -> Option<Self> {
-        let sorted = |cells: &[u32]| {
-            let mut cells = cells.to_vec();
-            cells.sort_unstable();
-            cells
-        };
-        let part = |from: u32, to: u32| sorted(&pair_cells[from as usize..to as usize]);
-        let mut segments: Vec<Vec<u32>> = pairs.iter().map(|p| part(p.begin, p.only_a)).collect();
-        segments.sort_unstable();
-        segments.dedup();
-        let mut of_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (s, cells) in segments.iter().enumerate() {
-            for &c in cells {
-                of_cell[c as usize].push(s as u32);
+        let segments = Segments::of(pairs, pair_cells, n);
+        let mut scratch = CoverScratch::new(n, segments.start.len() - 1);
+        let mut pair_segments = Vec::new();
+        let mut b_from = Vec::with_capacity(pairs.len());
+        let mut pair_start = Vec::with_capacity(pairs.len() + 1);
+        pair_start.push(0);
+        for (p, parts) in pairs.iter().enumerate() {
+            let side = |from: u32, to: u32| &pair_cells[from as usize..to as usize];
+            pair_segments.push(segments.of_pair[p]);
+            if !scratch.cover(
+                &segments,
+                side(parts.only_a, parts.only_b),
+                &mut pair_segments,
+            ) {
+                return None;
             }
+            b_from.push(pair_segments.len() as u32);
+            if !scratch.cover(&segments, side(parts.only_b, parts.end), &mut pair_segments) {
+                return None;
+            }
+            pair_start.push(pair_segments.len() as u32);
         }
-        // Scratch bitsets over the cells, cleared after each use: the side's cells, and the
-        // cells covered so far.
-        let words = n.div_ceil(64);
-        let mut side_bits = vec![0u64; words];
-        let mut covered_bits = vec![0u64; words];
-        let mut seen = vec![false; segments.len()];
-        let has = |bits: &[u64], c: u32| bits[c as usize / 64] >> (c % 64) & 1 == 1;
-        // The segments that make up `side` exactly (each cell in exactly one of them).
-        let mut cover = |side: &[u32]| -> Option<Vec<u32>> {
-            for &c in side {
-                side_bits[c as usize / 64] |= 1 << (c % 64);
-            }
-            let mut inside = Vec::new();
-            let mut exact = true;
-            for &c in side {
-                for &s in &of_cell[c as usize] {
-                    if seen[s as usize] {
-                        continue;
-                    }
-                    seen[s as usize] = true;
-                    let cells = &segments[s as usize];
-                    if !cells.iter().all(|&d| has(&side_bits, d)) {
-                        continue;
-                    }
-                    inside.push(s);
-                    for &d in cells {
-                        exact &= !has(&covered_bits, d);
-                        covered_bits[d as usize / 64] |= 1 << (d % 64);
-                    }
-                }
-            }
-            let all_covered = side.iter().all(|&c| has(&covered_bits, c));
-            for &c in side {
-                side_bits[c as usize / 64] = 0;
-                covered_bits[c as usize / 64] = 0;
-                for &s in &of_cell[c as usize] {
-                    seen[s as usize] = false;
-                }
-            }
-            inside.sort_unstable();
-            (exact && all_covered).then_some(inside)
-        };
-        let mut out = SegmentCover {
-            segment_start: vec![0],
-            pair_start: vec![0],
-            ..SegmentCover::default()
-        };
-        for cells in &segments {
-            out.segment_cells.extend_from_slice(cells);
-            out.segment_start.push(out.segment_cells.len() as u32);
-        }
-        for &PairParts {
-            begin,
-            only_a,
-            only_b,
-            end,
-        } in pairs
-        {
-            let shared = segments.binary_search(&part(begin, only_a)).ok()? as u32;
-            let a = cover(&part(only_a, only_b))?;
-            let b = cover(&part(only_b, end))?;
-            out.pair_segments.push(shared);
-            out.pair_segments.extend_from_slice(&a);
-            out.b_from.push(out.pair_segments.len() as u32);
-            out.pair_segments.extend_from_slice(&b);
-            out.pair_start.push(out.pair_segments.len() as u32);
-        }
-        (!pairs.is_empty()).then_some(out)
+        (!pairs.is_empty()).then_some(SegmentCover {
+            segment_start: segments.start,
+            segment_cells: segments.cells,
+            pair_start,
+            pair_segments,
+            b_from,
+        })
     }
 
     /// How many segments there are (the words a sweep's unions take).
@@ -144,6 +90,126 @@ impl SegmentCover {
             or(&self.pair_segments[from + 1..b]),
             or(&self.pair_segments[b..to]),
         ]
+    }
+}
+
+/// The distinct intersections of the pairs, in order of their sorted cells, as compressed
+/// rows; each pair's intersection among them; each cell's segments.
+struct Segments {
+    start: Vec<u32>,
+    cells: Vec<u32>,
+    of_pair: Vec<u32>,
+    cell_start: Vec<u32>,
+    cell_segments: Vec<u32>,
+}
+
+impl Segments {
+    fn of(pairs: &[PairParts], pair_cells: &[u32], n: usize) -> Self {
+        // Each pair's intersection, sorted, in one vector.
+        let mut shared = Vec::with_capacity(pair_cells.len());
+        let mut bounds = Vec::with_capacity(pairs.len());
+        for p in pairs {
+            let from = shared.len();
+            shared.extend_from_slice(&pair_cells[p.begin as usize..p.only_a as usize]);
+            shared[from..].sort_unstable();
+            bounds.push((from, shared.len()));
+        }
+        let part = |p: usize| &shared[bounds[p].0..bounds[p].1];
+        let mut order: Vec<usize> = (0..pairs.len()).collect();
+        order.sort_unstable_by(|&a, &b| part(a).cmp(part(b)));
+        let mut segments = Segments {
+            start: vec![0],
+            cells: Vec::new(),
+            of_pair: vec![0; pairs.len()],
+            cell_start: vec![0; n + 1],
+            cell_segments: Vec::new(),
+        };
+        for (k, &p) in order.iter().enumerate() {
+            if k == 0 || part(p) != part(order[k - 1]) {
+                segments.cells.extend_from_slice(part(p));
+                segments.start.push(segments.cells.len() as u32);
+            }
+            segments.of_pair[p] = (segments.start.len() - 2) as u32;
+        }
+        for &c in &segments.cells {
+            segments.cell_start[c as usize + 1] += 1;
+        }
+        for c in 0..n {
+            segments.cell_start[c + 1] += segments.cell_start[c];
+        }
+        let mut next = segments.cell_start.clone();
+        let mut cell_segments = vec![0; segments.cells.len()];
+        for s in 0..segments.start.len() - 1 {
+            for &c in segments.cells_of(s) {
+                cell_segments[next[c as usize] as usize] = s as u32;
+                next[c as usize] += 1;
+            }
+        }
+        segments.cell_segments = cell_segments;
+        segments
+    }
+
+    fn cells_of(&self, s: usize) -> &[u32] {
+        &self.cells[self.start[s] as usize..self.start[s + 1] as usize]
+    }
+
+    fn of_cell(&self, c: u32) -> &[u32] {
+        let c = c as usize;
+        &self.cell_segments[self.cell_start[c] as usize..self.cell_start[c + 1] as usize]
+    }
+}
+
+/// Scratch bitsets for [`CoverScratch::cover`], cleared after each use.
+struct CoverScratch {
+    side: Vec<u64>,
+    covered: Vec<u64>,
+    seen: Vec<bool>,
+}
+
+impl CoverScratch {
+    fn new(n: usize, segments: usize) -> Self {
+        CoverScratch {
+            side: vec![0; n.div_ceil(64)],
+            covered: vec![0; n.div_ceil(64)],
+            seen: vec![false; segments],
+        }
+    }
+
+    /// Appends to `out`, in order, the segments that make up `side` exactly (each of its
+    /// cells in exactly one of them); false (and `out` unspecified) when there are none.
+    fn cover(&mut self, segments: &Segments, side: &[u32], out: &mut Vec<u32>) -> bool {
+        let has = |bits: &[u64], c: u32| bits[c as usize / 64] >> (c % 64) & 1 == 1;
+        for &c in side {
+            self.side[c as usize / 64] |= 1 << (c % 64);
+        }
+        let from = out.len();
+        let mut exact = true;
+        for &c in side {
+            for &s in segments.of_cell(c) {
+                if std::mem::replace(&mut self.seen[s as usize], true) {
+                    continue;
+                }
+                let cells = segments.cells_of(s as usize);
+                if !cells.iter().all(|&d| has(&self.side, d)) {
+                    continue;
+                }
+                out.push(s);
+                for &d in cells {
+                    exact &= !has(&self.covered, d);
+                    self.covered[d as usize / 64] |= 1 << (d % 64);
+                }
+            }
+        }
+        let all_covered = side.iter().all(|&c| has(&self.covered, c));
+        for &c in side {
+            self.side[c as usize / 64] = 0;
+            self.covered[c as usize / 64] = 0;
+            for &s in segments.of_cell(c) {
+                self.seen[s as usize] = false;
+            }
+        }
+        out[from..].sort_unstable();
+        exact && all_covered
     }
 }
 
