@@ -35,24 +35,36 @@ pub fn connected(cells: &[usize], n: usize) -> bool {
     let Some(&first) = cells.first() else {
         return true;
     };
-    let mut seen = vec![first];
-    let mut at = 0;
-    while at < seen.len() {
-        let c = seen[at];
-        at += 1;
+    // Per cell of the board: 1 when in `cells`, 2 once reached from the first.
+    let mut state = vec![0u8; n * n];
+    for &c in cells {
+        if let Some(s) = state.get_mut(c) {
+            *s = 1;
+        }
+    }
+    let Some(s) = state.get_mut(first) else {
+        return false;
+    };
+    *s = 2;
+    let mut stack = vec![first];
+    let mut reached = 1;
+    while let Some(c) = stack.pop() {
         let (r, k) = (c / n, c % n);
-        for (dr, dc) in [(0i64, 1i64), (0, -1), (1, 0), (-1, 0)] {
-            let (nr, nk) = (r as i64 + dr, k as i64 + dc);
-            if nr < 0 || nk < 0 || nr >= n as i64 || nk >= n as i64 {
-                continue;
-            }
-            let next = nr as usize * n + nk as usize;
-            if cells.contains(&next) && !seen.contains(&next) {
-                seen.push(next);
+        let neighbours = [
+            (k + 1 < n).then(|| c + 1),
+            (k > 0).then(|| c - 1),
+            (r + 1 < n).then(|| c + n),
+            (r > 0).then(|| c - n),
+        ];
+        for next in neighbours.into_iter().flatten() {
+            if state[next] == 1 {
+                state[next] = 2;
+                reached += 1;
+                stack.push(next);
             }
         }
     }
-    seen.len() == cells.len()
+    reached == cells.len()
 }
 
 #[cfg(test)]
