@@ -346,8 +346,8 @@ impl PeerRows {
     }
 
     /// The rows of a family without shifts: a cell's peers are the union of its groups'
-    /// cells, read out of their bitsets in order, and every peer's pattern is "the same
-    /// value" (shift difference 0).
+    /// cells, read out of their bitsets in order. No patterns: such a family removes a
+    /// fixed value from its peers unshifted.
     fn aligned(by_cell: &ByCell, masks: &GroupMasks) -> Self {
         let n = by_cell.len();
         let mut rows = PeerRows {
@@ -380,7 +380,6 @@ impl PeerRows {
             }
             rows.start.push(rows.cells.len() as u32);
         }
-        rows.pattern = vec![1 << 64; rows.cells.len()];
         rows
     }
 

@@ -110,7 +110,8 @@ pub(crate) struct Family {
     /// For each cell, every cell sharing a group with it (compressed rows), and where a
     /// value's bit lands in the peer: bit `64 + d` of the pattern is set for every group
     /// through which the bit moves by `d` (N-Queens: 0 and both diagonals' ±distance), so
-    /// `(pattern << bit) >> 64` is the peer's mask of values to remove.
+    /// `(pattern << bit) >> 64` is the peer's mask of values to remove. A family without
+    /// shifts keeps no patterns: it removes a fixed value from its peers as it is.
     peer_start: Vec<u32>,
     peers: Vec<u32>,
     peer_pattern: Vec<u128>,
