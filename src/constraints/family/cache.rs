@@ -14,13 +14,53 @@ const KEPT: usize = 4;
 /// the search they go with, and their tables are large.
 const MAX_ENTRIES: usize = 4096;
 
-/// Everything a family is compiled from.
-#[derive(PartialEq, Eq)]
+/// Everything a family is compiled from, its groups laid out flat (a few vectors, not
+/// two per group: a key is built for every family compiled).
 struct Key {
-    groups: Vec<FamilyGroup>,
+    /// Each group's variables and shifts, one after the other.
+    entries: Vec<(usize, u32)>,
+    /// Where each group's entries end, and whether it is tight.
+    ends: Vec<(u32, bool)>,
     width: u32,
     words: Vec<u32>,
     aux_start: u32,
+}
+
+impl Key {
+    fn new(groups: &[FamilyGroup], width: u32, words: Vec<u32>, aux_start: u32) -> Self {
+        let mut entries = Vec::with_capacity(groups.iter().map(|g| g.vars.len()).sum());
+        let mut ends = Vec::with_capacity(groups.len());
+        for g in groups {
+            entries.extend(g.vars.iter().copied().zip(g.shifts.iter().copied()));
+            ends.push((entries.len() as u32, g.tight));
+        }
+        Key {
+            entries,
+            ends,
+            width,
+            words,
+            aux_start,
+        }
+    }
+
+    /// Whether the key's groups are `groups`.
+    fn holds(&self, groups: &[FamilyGroup]) -> bool {
+        if self.ends.len() != groups.len() {
+            return false;
+        }
+        let mut from = 0;
+        self.ends.iter().zip(groups).all(|(&(end, tight), g)| {
+            let entries = &self.entries[from..end as usize];
+            from = end as usize;
+            tight == g.tight
+                && entries.len() == g.vars.len()
+                && g.shifts.len() == g.vars.len()
+                && entries
+                    .iter()
+                    .zip(g.vars.iter().zip(&g.shifts))
+                    .all(|(&(v, s), (&gv, &gs))| v == gv && s == gs)
+        })
+    }
 }
 
 thread_local! {
@@ -48,7 +88,7 @@ impl Family {
         let same_key = |key: &Key| {
             key.width == width
                 && key.aux_start == aux_start
-                && key.groups.as_slice() == groups
+                && key.holds(groups)
                 && key.words.iter().copied().eq(words())
         };
         RECENT.with(|recent| {
@@ -60,12 +100,7 @@ impl Family {
                 recent.insert(0, entry);
                 return family;
             }
-            let key = Key {
-                groups: groups.to_vec(),
-                width,
-                words: words().collect(),
-                aux_start,
-            };
+            let key = Key::new(groups, width, words().collect(), aux_start);
             let family = Arc::new(Family::new(groups, width, &word_of, aux_start));
             recent.insert(0, (key, Arc::clone(&family)));
             recent.truncate(KEPT);
