@@ -301,13 +301,13 @@ pub(crate) fn hidden_values(once: u64, twice: u64, unfixed: u32) -> Result<u64, 
 /// Where each variable's bit 0 lies in the value space of `vars[i] + offsets[i]`: the
 /// group's smallest possible value is bit 0.
 pub(crate) fn value_space_shifts(store: &Store, vars: &[usize], offsets: &[i32]) -> Vec<u32> {
-    let bases: Vec<i64> = vars
-        .iter()
-        .zip(offsets)
-        .map(|(&v, &c)| i64::from(store.layout(v).base) + i64::from(c))
-        .collect();
-    let low = bases.iter().copied().min().unwrap_or(0);
-    bases.iter().map(|&b| (b - low) as u32).collect()
+    let bases = || {
+        vars.iter()
+            .zip(offsets)
+            .map(|(&v, &c)| i64::from(store.layout(v).base) + i64::from(c))
+    };
+    let low = bases().min().unwrap_or(0);
+    bases().map(|b| (b - low) as u32).collect()
 }
 
 /// True when every variable has a one-word domain that, shifted, stays within one word.

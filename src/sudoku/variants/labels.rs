@@ -18,14 +18,26 @@ pub fn split(field: &str) -> Vec<&str> {
 /// cells labelled `.` belong to none.
 pub fn groups(labels: &[&str]) -> Vec<(String, Vec<usize>)> {
     let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+    // The group of the cell before: neighbours along a row mostly share a label.
+    let mut last = 0;
     for (cell, &label) in labels.iter().enumerate() {
         if label == "." {
             continue;
         }
-        match out.iter_mut().find(|(l, _)| l == label) {
-            Some((_, cells)) => cells.push(cell),
-            None => out.push((label.to_owned(), vec![cell])),
-        }
+        let at = match out.get(last) {
+            Some((l, _)) if l == label => Some(last),
+            _ => out.iter().position(|(l, _)| l == label),
+        };
+        last = match at {
+            Some(at) => {
+                out[at].1.push(cell);
+                at
+            }
+            None => {
+                out.push((label.to_owned(), vec![cell]));
+                out.len() - 1
+            }
+        };
     }
     out
 }
