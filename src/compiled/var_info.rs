@@ -102,7 +102,7 @@ impl Neighbours {
             return Neighbours::unused();
         }
         if num_vars <= MAX_BITSET_VARS {
-            return Neighbours::from_bits(num_vars, constraints);
+            return Neighbours::from_bits(num_vars, constraints, entries);
         }
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         for c in constraints {
@@ -131,7 +131,7 @@ impl Neighbours {
 
     /// [`Neighbours::new`] for a model of at most [`MAX_BITSET_VARS`] variables: the rows
     /// gathered as bitsets (no sorting, no repeats), the lists read off them.
-    fn from_bits(num_vars: usize, constraints: &[Constraint]) -> Self {
+    fn from_bits(num_vars: usize, constraints: &[Constraint], entries: usize) -> Self {
         let words = num_vars.div_ceil(64);
         let mut bits = NeighbourBits {
             words,
@@ -141,7 +141,8 @@ impl Neighbours {
             c.add_neighbours(&mut bits);
         }
         let mut start = Vec::with_capacity(num_vars + 1);
-        let mut list = Vec::new();
+        // At most the entries the constraints add, and at most everyone for everyone.
+        let mut list = Vec::with_capacity(entries.min(num_vars * num_vars));
         start.push(0);
         let mut everyone = true;
         for v in 0..num_vars {
