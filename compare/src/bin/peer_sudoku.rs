@@ -27,7 +27,9 @@ fn main() -> std::io::Result<()> {
         }
         match Sudoku::from_str_line(line) {
             Ok(s) if count => writeln!(out, "{}", s.solutions_count_up_to(2))?,
-            Ok(s) => match s.solution() {
+            // The first solution found, as `bitcsp sudoku solve` prints (the crate's
+            // `solution` would also prove it unique: the work of counting to 2).
+            Ok(s) => match s.some_solution() {
                 Some(solved) => writeln!(out, "{}", solved.to_str_line())?,
                 None => writeln!(out)?,
             },
