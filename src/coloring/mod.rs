@@ -1,6 +1,7 @@
-//! Graph coloring as a thin model: one variable per vertex over `k` colors, not-equal per
-//! edge, all-different on cliques (which prunes far more than the edges alone: a clique of
-//! k vertices must use every color once), and the colors of one large clique fixed to
+//! Graph coloring as a thin model: one variable per vertex over `k` colors, all-different
+//! on cliques that cover the edges (which prunes far more than the edges alone: a clique
+//! of k vertices must use every color once), not-equal on any edge no posted clique
+//! holds, and the colors of one large clique fixed to
 //! break the symmetry between colors. The cliques are grown greedily around each vertex,
 //! then around each edge that none of them holds (the 9×9 queen graph's rows and columns
 //! are found this way), once per graph.
