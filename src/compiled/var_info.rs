@@ -4,7 +4,6 @@
 
 use std::sync::OnceLock;
 
-use crate::bits::set_bits;
 use crate::constraints::{Constraint, NeighbourRows};
 use crate::domain::Domain;
 
@@ -75,7 +74,8 @@ impl NeighbourBits {
 }
 
 /// For each variable, the variables it shares a constraint with (for a family of groups,
-/// a group), as compressed rows.
+/// a group): as bitsets for models of at most [`MAX_BITSET_VARS`] variables, else as
+/// compressed rows.
 #[derive(Clone, Debug)]
 pub(crate) struct Neighbours {
     start: Vec<u32>,
@@ -84,7 +84,8 @@ pub(crate) struct Neighbours {
     /// them apart), or the lists would hold more than [`MAX_NEIGHBOUR_ENTRIES`] entries.
     /// The tie-break then falls back to the static degree.
     pub(crate) unused: bool,
-    /// The same as bitsets, for models of at most `MAX_BITSET_VARS` variables.
+    /// The rows as bitsets, for models of at most `MAX_BITSET_VARS` variables (which
+    /// keep no lists).
     pub(crate) bits: Option<NeighbourBits>,
 }
 
@@ -102,7 +103,7 @@ impl Neighbours {
             return Neighbours::unused();
         }
         if num_vars <= MAX_BITSET_VARS {
-            return Neighbours::from_bits(num_vars, constraints, entries);
+            return Neighbours::from_bits(num_vars, constraints);
         }
         let mut rows: Vec<Vec<u32>> = vec![Vec::new(); num_vars];
         for c in constraints {
@@ -131,7 +132,7 @@ impl Neighbours {
 
     /// [`Neighbours::new`] for a model of at most [`MAX_BITSET_VARS`] variables: the rows
     /// gathered as bitsets (no sorting, no repeats), the lists read off them.
-    fn from_bits(num_vars: usize, constraints: &[Constraint], entries: usize) -> Self {
+    fn from_bits(num_vars: usize, constraints: &[Constraint]) -> Self {
         let words = num_vars.div_ceil(64);
         let mut bits = NeighbourBits {
             words,
@@ -140,26 +141,18 @@ impl Neighbours {
         for c in constraints {
             c.add_neighbours(&mut bits);
         }
-        let mut start = Vec::with_capacity(num_vars + 1);
-        // At most the entries the constraints add, and at most everyone for everyone.
-        let mut list = Vec::with_capacity(entries.min(num_vars * num_vars));
-        start.push(0);
-        let mut everyone = true;
-        for v in 0..num_vars {
+        // The search reads the bitsets only, so no lists are read off them.
+        let everyone = (0..num_vars).all(|v| {
             let row = &bits.rows[v * words..(v + 1) * words];
-            for (k, &w) in row.iter().enumerate() {
-                list.extend(set_bits(w).map(|b| (k * 64 + b) as u32));
-            }
-            everyone &= list.len() - start[v] as usize + 1 == num_vars;
-            start.push(list.len() as u32);
-        }
+            row.iter().map(|w| w.count_ones() as usize).sum::<usize>() + 1 == num_vars
+        });
         if everyone {
             // Nothing to tell the variables apart: keep no lists.
             return Neighbours::unused();
         }
         Neighbours {
-            start,
-            list,
+            start: Vec::new(),
+            list: Vec::new(),
             unused: false,
             bits: Some(bits),
         }
@@ -175,8 +168,12 @@ impl Neighbours {
         }
     }
 
+    /// The listed neighbours of `v` (none when the rows are kept as bitsets only).
     pub(crate) fn of(&self, v: usize) -> &[u32] {
-        &self.list[self.start[v] as usize..self.start[v + 1] as usize]
+        match (self.start.get(v), self.start.get(v + 1)) {
+            (Some(&from), Some(&to)) => &self.list[from as usize..to as usize],
+            _ => &[],
+        }
     }
 }
 
