@@ -264,11 +264,6 @@ impl GroupMasks {
     fn of(&self, g: usize) -> &[u64] {
         &self.masks[g * self.words..(g + 1) * self.words]
     }
-
-    /// Whether cell `c` is in group `g`.
-    fn holds(&self, g: usize, c: u32) -> bool {
-        self.of(g)[c as usize / 64] >> (c % 64) & 1 == 1
-    }
 }
 
 /// Each cell's groups, and its peers with their shift patterns (see
@@ -457,13 +452,15 @@ fn intersecting_pairs(
             if common < 2 {
                 continue;
             }
-            let (cells_a, cells_b) = (rows.cells_of(a), rows.cells_of(b));
+            // Each part's cells in ascending order, read off the two groups' bitsets.
+            let (ma, mb) = (masks.of(a), masks.of(b));
+            pair_cells.reserve(rows.cells_of(a).len() + rows.cells_of(b).len());
             let begin = pair_cells.len() as u32;
-            pair_cells.extend(cells_a.iter().filter(|&&c| masks.holds(b, c)));
+            push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| x & y));
             let only_a = pair_cells.len() as u32;
-            pair_cells.extend(cells_a.iter().filter(|&&c| !masks.holds(b, c)));
+            push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| x & !y));
             let only_b = pair_cells.len() as u32;
-            pair_cells.extend(cells_b.iter().filter(|&&c| !masks.holds(a, c)));
+            push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| y & !x));
             pairs.push(PairParts {
                 begin,
                 only_a,
@@ -473,6 +470,16 @@ fn intersecting_pairs(
         }
     }
     (pairs, pair_cells)
+}
+
+/// Appends the positions of the set bits of `words` (word `k` holding bits `64k..`).
+fn push_bits(out: &mut Vec<u32>, words: impl Iterator<Item = u64>) {
+    for (k, mut bits) in words.enumerate() {
+        while bits != 0 {
+            out.push((k * 64) as u32 + bits.trailing_zeros());
+            bits &= bits - 1;
+        }
+    }
 }
 
 /// For each of `n` cells, `pair_words` words: the pairs in which it lies outside the
