@@ -305,7 +305,7 @@ pub(crate) fn compile_with(
     store: &Store,
     families: Families,
 ) -> Vec<Constraint> {
-    let candidates = family_candidates(posted, store);
+    let mut candidates = family_candidates(posted, store);
     // A family pays where permutation groups (Sudoku's units, N-Queens' rows) cover every
     // variable: their hidden singles need every change anyway, and the other groups ride
     // along. Elsewhere (coloring cliques, whose variables are not all in permutation
@@ -395,7 +395,9 @@ pub(crate) fn compile_with(
     for members in &components {
         let groups: Vec<FamilyGroup> = members
             .iter()
-            .map(|&i| candidates[i].group.clone())
+            // A member's group moves into its family: only the groups outside families
+            // are read below.
+            .map(|&i| std::mem::take(&mut candidates[i].group))
             .collect();
         let width = groups
             .iter()

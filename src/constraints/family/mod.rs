@@ -57,7 +57,7 @@ const MAX_REMOVALS: usize = 1 << 16;
 /// One group of a family: its variables and where each one's bit 0 lies in the group's
 /// value space (all zero for a plain group; `x[i] + c[i]` groups such as N-Queens diagonals
 /// have shifts).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct FamilyGroup {
     pub(crate) vars: Vec<usize>,
     pub(crate) shifts: Vec<u32>,
