@@ -37,7 +37,7 @@ impl Family {
         let n = vars.len();
         let rows = GroupRows::new(groups, n, &local);
         let masks = GroupMasks::new(&rows, n);
-        let peers = if groups.iter().all(FamilyGroup::aligned) {
+        let mut peers = if groups.iter().all(FamilyGroup::aligned) {
             PeerRows::aligned(&rows.by_cell, &masks)
         } else {
             PeerRows::new(groups, &rows.by_cell, &local)
@@ -92,8 +92,10 @@ impl Family {
                 group: g as u32,
                 start: aux_start,
             });
-        let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64)
-            .then(|| ValueView::new(groups, &peers.start, &peers.cells, width, aux_start, &local));
+        let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64).then(|| {
+            let peer_bits = std::mem::take(&mut peers.bits);
+            ValueView::new(n, peer_bits, masks.masks.clone(), width, aux_start)
+        });
         let box_lines = box_line_records(&pairs, &pair_cells, n);
         let cover = if box_lines.is_empty() {
             SegmentCover::new(&pairs, &pair_cells, n)
@@ -274,6 +276,9 @@ struct PeerRows {
     start: Vec<u32>,
     cells: Vec<u32>,
     pattern: Vec<u128>,
+    /// Each cell's peers as a bitset (a row of `n / 64` words rounded up), for a family
+    /// without shifts (else empty).
+    bits: Vec<u64>,
 }
 
 impl PeerRows {
@@ -293,6 +298,7 @@ impl PeerRows {
             start: Vec::with_capacity(n + 1),
             cells: Vec::with_capacity(most_peers),
             pattern: Vec::with_capacity(most_peers),
+            bits: Vec::new(),
         };
         rows.group_start.push(0);
         rows.start.push(0);
@@ -351,15 +357,15 @@ impl PeerRows {
             start: Vec::with_capacity(n + 1),
             cells: Vec::new(),
             pattern: Vec::new(),
+            bits: vec![0u64; n * masks.words],
         };
         rows.group_start.push(0);
         rows.start.push(0);
-        let mut union = vec![0u64; masks.words];
         for cell in 0..n {
+            let union = &mut rows.bits[cell * masks.words..(cell + 1) * masks.words];
             let memberships = by_cell.of(cell);
             rows.groups.extend(memberships.iter().map(|&(g, _)| g));
             rows.group_start.push(rows.groups.len() as u32);
-            union.iter_mut().for_each(|w| *w = 0);
             for &(g, _) in memberships {
                 for (u, &m) in union.iter_mut().zip(masks.of(g as usize)) {
                     *u |= m;

@@ -1,6 +1,5 @@
 //! The value-major view: for each value, the bitset of cells that still hold it.
 
-use super::FamilyGroup;
 use crate::bits::{is_single, set_bits};
 
 /// Where each value can still go, as a bitset of cells per value, kept in the store
@@ -28,35 +27,19 @@ pub(super) struct ValueView {
 pub(super) const MAX_VIEW_CELLS: usize = 1024;
 
 impl ValueView {
-    /// The view of a family of `groups` whose cells have the peers `peers` (compressed
-    /// rows from `peer_start`) and values of `width` bits, kept in the store from index
-    /// `start` on. `local` maps a variable to its cell.
+    /// The view of a family of `n` cells whose peers and groups are the bitsets
+    /// `peer_bits` (`n` rows) and `group_bits` (a row per group), rows of `n / 64`
+    /// words rounded up, and whose values take `width` bits, kept in the store from index
+    /// `start` on.
     pub(super) fn new(
-        groups: &[FamilyGroup],
-        peer_start: &[u32],
-        peers: &[u32],
+        n: usize,
+        peer_bits: Vec<u64>,
+        group_bits: Vec<u64>,
         width: u32,
         start: u32,
-        local: &impl Fn(usize) -> u32,
     ) -> Self {
-        let n = peer_start.len() - 1;
-        let cell_words = n.div_ceil(64);
-        let mut peer_bits = vec![0u64; n * cell_words];
-        for cell in 0..n {
-            let range = peer_start[cell] as usize..peer_start[cell + 1] as usize;
-            for &p in &peers[range] {
-                peer_bits[cell * cell_words + p as usize / 64] |= 1 << (p % 64);
-            }
-        }
-        let mut group_bits = vec![0u64; groups.len() * cell_words];
-        for (g, group) in groups.iter().enumerate() {
-            for &v in &group.vars {
-                let c = local(v) as usize;
-                group_bits[g * cell_words + c / 64] |= 1 << (c % 64);
-            }
-        }
         ValueView {
-            cell_words,
+            cell_words: n.div_ceil(64),
             values: width as usize,
             start,
             peer_bits,
