@@ -25,6 +25,9 @@ impl SegmentCover {
     /// `n` cells, or `None` when some pair's outside part is not an exact union of
     /// intersections.
     pub(super) fn new(pairs: &[PairParts], pair_cells: &[u32], n: usize) -> Option<Self> {
+        if first_pairs_uncovered(pairs, pair_cells, n) {
+            return None;
+        }
         let segments = Segments::of(pairs, pair_cells, n);
         let mut scratch = CoverScratch::new(n, segments.start.len() - 1);
         let mut pair_segments = Vec::new();
@@ -91,6 +94,53 @@ impl SegmentCover {
             or(&self.pair_segments[b..to]),
         ]
     }
+}
+
+/// Pairs whose covers [`first_pairs_uncovered`] tries before the cover is built.
+const FIRST_PAIRS: usize = 8;
+
+/// Whether one of the first [`FIRST_PAIRS`] pairs has an outside part that no set of
+/// intersections makes up exactly, found on bitsets of cells: irregular regions (jigsaw)
+/// fail here at once, without the cover's segments being built. A pass proves nothing
+/// about the other pairs: the cover checks them all.
+fn first_pairs_uncovered(pairs: &[PairParts], pair_cells: &[u32], n: usize) -> bool {
+    let words = n.div_ceil(64);
+    // Every pair's intersection as a row of bits, in one vector (repeats kept: a repeated
+    // intersection is counted once below).
+    let mut bits = vec![0u64; pairs.len() * words];
+    for (p, parts) in pairs.iter().enumerate() {
+        for &c in &pair_cells[parts.begin as usize..parts.only_a as usize] {
+            bits[p * words + c as usize / 64] |= 1 << (c % 64);
+        }
+    }
+    let row = |p: usize| &bits[p * words..(p + 1) * words];
+    let mut side = vec![0u64; words];
+    let mut union = vec![0u64; words];
+    let mut exactly_covered = |cells: &[u32]| {
+        side.fill(0);
+        union.fill(0);
+        for &c in cells {
+            side[c as usize / 64] |= 1 << (c % 64);
+        }
+        let mut count = 0;
+        for p in 0..pairs.len() {
+            let segment = row(p);
+            let inside = segment.iter().zip(&side).all(|(x, y)| x & !y == 0);
+            // A repeat of an earlier pair's intersection is the same segment.
+            if !inside || (0..p).any(|q| row(q) == segment) {
+                continue;
+            }
+            for (u, x) in union.iter_mut().zip(segment) {
+                count += x.count_ones();
+                *u |= x;
+            }
+        }
+        union == side && count == cells.len() as u32
+    };
+    pairs.iter().take(FIRST_PAIRS).any(|p| {
+        let part = |from: u32, to: u32| &pair_cells[from as usize..to as usize];
+        !exactly_covered(part(p.only_a, p.only_b)) || !exactly_covered(part(p.only_b, p.end))
+    })
 }
 
 /// The distinct intersections of the pairs, in order of their sorted cells, as compressed
@@ -287,5 +337,38 @@ mod tests {
         }];
         let cells = [0, 1, 2, 3];
         assert!(SegmentCover::new(&pairs, &cells, 4).is_none());
+    }
+
+    #[test]
+    fn boards_of_every_box_shape_have_a_cover() {
+        for (rows, cols) in [(2, 3), (3, 2), (3, 4), (4, 4), (2, 5)] {
+            let n: usize = rows * cols;
+            let group = |vars: Vec<usize>| FamilyGroup {
+                shifts: vec![0; vars.len()],
+                vars,
+                tight: true,
+            };
+            let lines = (0..n).flat_map(|i| {
+                [
+                    group((0..n).map(|c| i * n + c).collect()),
+                    group((0..n).map(|r| r * n + i).collect()),
+                ]
+            });
+            let boxes = (0..n).map(|b| {
+                let (top, left) = (b / (n / cols) * rows, b % (n / cols) * cols);
+                group(
+                    (0..n)
+                        .map(|k| (top + k / cols) * n + left + k % cols)
+                        .collect(),
+                )
+            });
+            let groups: Vec<FamilyGroup> = lines.chain(boxes).collect();
+            let (pairs, cells) = super::super::compile::pairs_of(&groups, n * n);
+            assert!(!pairs.is_empty());
+            assert!(
+                SegmentCover::new(&pairs, &cells, n * n).is_some(),
+                "{rows}x{cols} boxes"
+            );
+        }
     }
 }
