@@ -372,6 +372,12 @@ impl PeerRows {
                 }
             }
             union[cell / 64] &= !(1 << (cell % 64));
+        }
+        // The peer lists read off the rows, their length known first.
+        let entries = rows.bits.iter().map(|w| w.count_ones() as usize).sum();
+        rows.cells.reserve_exact(entries);
+        for cell in 0..n {
+            let union = &rows.bits[cell * masks.words..(cell + 1) * masks.words];
             for (w, &word) in union.iter().enumerate() {
                 let mut bits = word;
                 while bits != 0 {
