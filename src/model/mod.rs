@@ -127,6 +127,7 @@ impl Model {
     ) -> Result<Vec<VarId>, ModelError> {
         let domain = Domain::range(range)?;
         self.check_room(count)?;
+        self.domains.reserve(count);
         (0..count)
             .map(|_| self.new_var_with_domain(domain.clone()))
             .collect()

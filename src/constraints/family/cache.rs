@@ -100,7 +100,9 @@ impl Family {
                 recent.insert(0, entry);
                 return family;
             }
-            let key = Key::new(groups, width, words().collect(), aux_start);
+            let mut key_words = Vec::with_capacity(entries);
+            key_words.extend(words());
+            let key = Key::new(groups, width, key_words, aux_start);
             let family = Arc::new(Family::new(groups, width, &word_of, aux_start));
             recent.insert(0, (key, Arc::clone(&family)));
             recent.truncate(KEPT);

@@ -17,27 +17,41 @@ pub fn split(field: &str) -> Vec<&str> {
 /// The groups of cells sharing a label, in order of first appearance, with the label;
 /// cells labelled `.` belong to none.
 pub fn groups(labels: &[&str]) -> Vec<(String, Vec<usize>)> {
-    let mut out: Vec<(String, Vec<usize>)> = Vec::new();
+    // First each cell's group and each group's size, then the groups filled at their size.
+    let mut names: Vec<&str> = Vec::new();
+    let mut sizes: Vec<usize> = Vec::new();
+    let mut group_of: Vec<usize> = Vec::with_capacity(labels.len());
     // The group of the cell before: neighbours along a row mostly share a label.
     let mut last = 0;
-    for (cell, &label) in labels.iter().enumerate() {
+    for &label in labels {
         if label == "." {
+            group_of.push(usize::MAX);
             continue;
         }
-        let at = match out.get(last) {
-            Some((l, _)) if l == label => Some(last),
-            _ => out.iter().position(|(l, _)| l == label),
+        let at = match names.get(last) {
+            Some(&l) if l == label => last,
+            _ => match names.iter().position(|&l| l == label) {
+                Some(at) => at,
+                None => {
+                    names.push(label);
+                    sizes.push(0);
+                    names.len() - 1
+                }
+            },
         };
-        last = match at {
-            Some(at) => {
-                out[at].1.push(cell);
-                at
-            }
-            None => {
-                out.push((label.to_owned(), vec![cell]));
-                out.len() - 1
-            }
-        };
+        sizes[at] += 1;
+        group_of.push(at);
+        last = at;
+    }
+    let mut out: Vec<(String, Vec<usize>)> = names
+        .iter()
+        .zip(&sizes)
+        .map(|(&name, &size)| (name.to_owned(), Vec::with_capacity(size)))
+        .collect();
+    for (cell, &g) in group_of.iter().enumerate() {
+        if let Some((_, cells)) = out.get_mut(g) {
+            cells.push(cell);
+        }
     }
     out
 }

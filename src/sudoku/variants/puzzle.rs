@@ -112,8 +112,12 @@ impl VariantPuzzle {
         }
         match &self.regions {
             Some(regions) => {
-                for region in 0..n {
-                    out.push((0..n * n).filter(|&c| regions[c] == region).collect());
+                let first = out.len();
+                out.extend((0..n).map(|_| Vec::with_capacity(n)));
+                for (c, &region) in regions.iter().enumerate() {
+                    if let Some(cells) = out.get_mut(first + region) {
+                        cells.push(c);
+                    }
                 }
             }
             None => {
