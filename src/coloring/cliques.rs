@@ -120,7 +120,8 @@ fn grow_by_lists(graph: &Graph, clique: &mut Vec<usize>, mut candidates: Vec<u32
     }
 }
 
-fn intersection_size(a: &[u32], b: &[u32]) -> usize {
+/// How many entries two ascending lists share.
+pub(super) fn intersection_size(a: &[u32], b: &[u32]) -> usize {
     let (mut i, mut j, mut count) = (0, 0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {

@@ -39,7 +39,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use self::bounds::dsatur_watched;
-use self::cliques::{clique_cover, CliqueCover, CliqueFinder};
+use self::cliques::{clique_cover, intersection_size, CliqueCover, CliqueFinder};
 use self::watch::Watch;
 use crate::{
     Model, ModelError, SolveResult, Solver, StopReason, ValueSymmetry, VarId, VariableOrder,
@@ -127,7 +127,7 @@ fn build(
     // would only repeat, at every fixed vertex, what the clique does.
     let cliques_of = cliques_per_vertex(graph.num_vertices(), &posted);
     for (u, v) in graph.edges() {
-        if !share_a_clique(&cliques_of[u], &cliques_of[v]) {
+        if intersection_size(&cliques_of[u], &cliques_of[v]) == 0 {
             m.not_equal(vertices[u], vertices[v])?;
         }
     }
@@ -147,19 +147,6 @@ fn cliques_per_vertex(n: usize, cliques: &[&Vec<usize>]) -> Vec<Vec<u32>> {
         }
     }
     of
-}
-
-/// Whether two ascending lists of clique indices have one in common.
-fn share_a_clique(a: &[u32], b: &[u32]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => return true,
-        }
-    }
-    false
 }
 
 /// The cliques a coloring model is built on, found once per graph: the largest at once

@@ -6,6 +6,7 @@ use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
 use super::{Family, FamilyGroup, Taken, LANES, MAX_REMOVALS, NO_RUN, SMALL};
 use super::{GroupScan, PairParts};
+use crate::bits::set_bits;
 
 impl Family {
     /// The family of `groups`, whose variables' words sit at `word_of(var)`.
@@ -37,7 +38,8 @@ impl Family {
         let n = vars.len();
         let rows = GroupRows::new(groups, n, &local);
         let masks = GroupMasks::new(&rows, n);
-        let mut peers = if groups.iter().all(FamilyGroup::aligned) {
+        let aligned = groups.iter().all(FamilyGroup::aligned);
+        let mut peers = if aligned {
             PeerRows::aligned(&rows.by_cell, &masks)
         } else {
             PeerRows::new(groups, &rows.by_cell, &local)
@@ -62,7 +64,6 @@ impl Family {
         });
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
-        let aligned = groups.iter().all(FamilyGroup::aligned);
         // Every cell a peer of every other (N-Queens: one group holds them all), no
         // intersecting pairs (a run that sweeps pairs reads the general layout of the
         // removals), and the removals laid out over all cells fit the table's budget.
@@ -94,7 +95,7 @@ impl Family {
             });
         let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64).then(|| {
             let peer_bits = std::mem::take(&mut peers.bits);
-            ValueView::new(n, peer_bits, masks.masks.clone(), width, aux_start)
+            ValueView::new(n, peer_bits, masks.masks, width, aux_start)
         });
         let box_lines = box_line_records(&pairs, &pair_cells, n);
         let cover = if box_lines.is_empty() {
@@ -376,15 +377,8 @@ impl PeerRows {
         // The peer lists read off the rows, their length known first.
         let entries = rows.bits.iter().map(|w| w.count_ones() as usize).sum();
         rows.cells.reserve_exact(entries);
-        for cell in 0..n {
-            let union = &rows.bits[cell * masks.words..(cell + 1) * masks.words];
-            for (w, &word) in union.iter().enumerate() {
-                let mut bits = word;
-                while bits != 0 {
-                    rows.cells.push((w * 64) as u32 + bits.trailing_zeros());
-                    bits &= bits - 1;
-                }
-            }
+        for row in rows.bits.chunks(masks.words.max(1)).take(n) {
+            push_bits(&mut rows.cells, row.iter().copied());
             rows.start.push(rows.cells.len() as u32);
         }
         rows
@@ -486,11 +480,8 @@ fn intersecting_pairs(
 
 /// Appends the positions of the set bits of `words` (word `k` holding bits `64k..`).
 fn push_bits(out: &mut Vec<u32>, words: impl Iterator<Item = u64>) {
-    for (k, mut bits) in words.enumerate() {
-        while bits != 0 {
-            out.push((k * 64) as u32 + bits.trailing_zeros());
-            bits &= bits - 1;
-        }
+    for (k, bits) in words.enumerate() {
+        out.extend(set_bits(bits).map(|b| (k * 64 + b) as u32));
     }
 }
 

@@ -269,23 +269,33 @@ mod tests {
     use super::super::FamilyGroup;
     use super::*;
 
-    /// A 4×4 Sudoku's rows and boxes, and their intersecting pairs as the family's
-    /// compiler lays them out.
-    fn four_by_four_pairs() -> (Vec<PairParts>, Vec<u32>) {
-        let group = |vars: Vec<usize>| FamilyGroup {
+    /// A group without shifts, as many values as cells.
+    fn plain(vars: Vec<usize>) -> FamilyGroup {
+        FamilyGroup {
             shifts: vec![0; vars.len()],
             vars,
             tight: true,
-        };
-        let rows = (0..4).map(|r| group((0..4).map(|c| r * 4 + c).collect()));
-        let boxes = (0..4).map(|b| {
-            group(
-                (0..4)
-                    .map(|k| (b / 2 * 2 + k / 2) * 4 + b % 2 * 2 + k % 2)
+        }
+    }
+
+    /// The boxes of `rows` × `cols` cells of a board of side `rows * cols`.
+    fn boxes(rows: usize, cols: usize) -> impl Iterator<Item = FamilyGroup> {
+        let n = rows * cols;
+        (0..n).map(move |b| {
+            let (top, left) = (b / (n / cols) * rows, b % (n / cols) * cols);
+            plain(
+                (0..n)
+                    .map(|k| (top + k / cols) * n + left + k % cols)
                     .collect(),
             )
-        });
-        let groups: Vec<FamilyGroup> = rows.chain(boxes).collect();
+        })
+    }
+
+    /// A 4×4 Sudoku's rows and boxes, and their intersecting pairs as the family's
+    /// compiler lays them out.
+    fn four_by_four_pairs() -> (Vec<PairParts>, Vec<u32>) {
+        let rows = (0..4).map(|r| plain((0..4).map(|c| r * 4 + c).collect()));
+        let groups: Vec<FamilyGroup> = rows.chain(boxes(2, 2)).collect();
         pairs_of(&groups, 16)
     }
 
@@ -343,27 +353,14 @@ mod tests {
     fn boards_of_every_box_shape_have_a_cover() {
         for (rows, cols) in [(2, 3), (3, 2), (3, 4), (4, 4), (2, 5)] {
             let n: usize = rows * cols;
-            let group = |vars: Vec<usize>| FamilyGroup {
-                shifts: vec![0; vars.len()],
-                vars,
-                tight: true,
-            };
             let lines = (0..n).flat_map(|i| {
                 [
-                    group((0..n).map(|c| i * n + c).collect()),
-                    group((0..n).map(|r| r * n + i).collect()),
+                    plain((0..n).map(|c| i * n + c).collect()),
+                    plain((0..n).map(|r| r * n + i).collect()),
                 ]
             });
-            let boxes = (0..n).map(|b| {
-                let (top, left) = (b / (n / cols) * rows, b % (n / cols) * cols);
-                group(
-                    (0..n)
-                        .map(|k| (top + k / cols) * n + left + k % cols)
-                        .collect(),
-                )
-            });
-            let groups: Vec<FamilyGroup> = lines.chain(boxes).collect();
-            let (pairs, cells) = super::super::compile::pairs_of(&groups, n * n);
+            let groups: Vec<FamilyGroup> = lines.chain(boxes(rows, cols)).collect();
+            let (pairs, cells) = pairs_of(&groups, n * n);
             assert!(!pairs.is_empty());
             assert!(
                 SegmentCover::new(&pairs, &cells, n * n).is_some(),

@@ -64,6 +64,7 @@ impl HouseDigits {
 mod tests {
     use super::*;
     use crate::sudoku::BoxShape;
+    use crate::xorshift::XorShift;
 
     /// The check by a walk over the peers, written from the definition.
     fn forced_by_walking(geo: &Geometry, values: &[u8], cell: usize, d: u8) -> bool {
@@ -92,12 +93,10 @@ mod tests {
         let mut board = grid.clone();
         let mut masks = HouseDigits::default();
         masks.learn(&geo, &board);
-        let mut state = 12345u64;
+        let mut random = XorShift(12345);
         let (mut forced, mut not_forced) = (0, 0);
         for _ in 0..60 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
+            let state = random.next_u64();
             let cell = (state % 81) as usize;
             let d = grid.cells()[cell];
             if board.cells()[cell] == 0 {
