@@ -184,4 +184,15 @@ impl NeighbourRows for NeighbourBits {
             row[u as usize / 64] |= 1 << (u % 64);
         }
     }
+
+    fn extend_row_bits(&mut self, x: usize, others: &[u64]) -> bool {
+        if others.len() > self.words {
+            return false;
+        }
+        let row = &mut self.rows[x * self.words..(x + 1) * self.words];
+        for (r, &o) in row.iter_mut().zip(others) {
+            *r |= o;
+        }
+        true
+    }
 }

@@ -268,6 +268,13 @@ impl Constraint {
 pub(crate) trait NeighbourRows {
     /// Adds `others` to the neighbours of variable `x`.
     fn extend_row(&mut self, x: usize, others: impl Iterator<Item = u32>);
+
+    /// Adds the variables of the bitset `others` (bit `v` of word `v / 64` for variable
+    /// `v`) to the neighbours of `x` and returns true, when the rows are bitsets that hold
+    /// them; else returns false and adds nothing.
+    fn extend_row_bits(&mut self, _x: usize, _others: &[u64]) -> bool {
+        false
+    }
 }
 
 impl NeighbourRows for [Vec<u32>] {

@@ -127,10 +127,20 @@ impl Model {
     ) -> Result<Vec<VarId>, ModelError> {
         let domain = Domain::range(range)?;
         self.check_room(count)?;
-        self.domains.reserve(count);
-        (0..count)
-            .map(|_| self.new_var_with_domain(domain.clone()))
-            .collect()
+        if domain.gaps().is_some() {
+            self.domains.reserve(count);
+            return (0..count)
+                .map(|_| self.new_var_with_domain(domain.clone()))
+                .collect();
+        }
+        // A range without gaps posts nothing beside the variables: they are pushed at once.
+        let first = self.domains.len();
+        self.domains.extend(std::iter::repeat_n(domain, count));
+        self.structure_changed();
+        // Below MAX_VARIABLES (checked above), so every index fits.
+        Ok((first..first + count)
+            .map(|i| VarId::new(i as u32))
+            .collect())
     }
 
     /// Requires the variables to take pairwise different values.
@@ -138,7 +148,7 @@ impl Model {
     /// # Errors
     /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`].
     pub fn all_different(&mut self, vars: &[VarId]) -> Result<(), ModelError> {
-        self.all_different_offset(vars, &vec![0; vars.len()])
+        self.all_different_with(vars, Consistency::Fast)
     }
 
     /// Requires the values `vars[i] + offsets[i]` to be pairwise different (N-Queens
@@ -173,7 +183,7 @@ impl Model {
         vars: &[VarId],
         consistency: Consistency,
     ) -> Result<(), ModelError> {
-        self.all_different_offset_with(vars, &vec![0; vars.len()], consistency)
+        self.post_all_different(vars, vec![0; vars.len()], consistency)
     }
 
     /// As [`Model::all_different_offset`], with the propagation strength chosen.
@@ -192,11 +202,22 @@ impl Model {
                 offsets: offsets.len(),
             });
         }
+        self.post_all_different(vars, offsets.to_vec(), consistency)
+    }
+
+    /// Posts an all-different over `vars` with `offsets` (of the same length) once the
+    /// variables are checked.
+    fn post_all_different(
+        &mut self,
+        vars: &[VarId],
+        offsets: Vec<i32>,
+        consistency: Consistency,
+    ) -> Result<(), ModelError> {
         self.check_vars(vars)?;
         check_distinct(vars)?;
         self.post_validated(Posted::AllDifferent {
             vars: vars.to_vec(),
-            offsets: offsets.to_vec(),
+            offsets,
             consistency,
         });
         Ok(())

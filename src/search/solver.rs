@@ -896,12 +896,6 @@ impl Solver {
                 .conflict_weights
                 .resize(self.engine.store.num_vars(), 1);
         }
-        if self.strategy.variable_order == VariableOrder::MrvDynamicDegree {
-            let num_vars = self.engine.store.num_vars();
-            self.info
-                .neighbours
-                .get_or_init(|| Neighbours::new(num_vars, &self.constraints));
-        }
     }
 
     /// Ends a search (`solve` and `count` also end it at a solution): the clock stops,
@@ -1341,6 +1335,11 @@ impl Solver {
     /// plan's choice while a phase has an unfixed variable, else the solver's own.
     #[inline]
     fn choose(&self) -> Option<usize> {
+        if self.strategy.variable_order == VariableOrder::MrvDynamicDegree
+            && self.info.neighbours.get().is_none()
+        {
+            self.build_neighbours_if_unfixed();
+        }
         if self.strategy.scanning {
             return self.choose_by_scan();
         }
@@ -1415,6 +1414,22 @@ impl Solver {
             self.strategy.variable_order,
             &self.learning.conflict_weights,
         )
+    }
+
+    /// Builds the neighbour lists of the dynamic-degree tie-break when a variable is still
+    /// unfixed: built at the first decision rather than with the solver, a model that
+    /// propagation alone solves (most jigsaw puzzles) never pays for them. Every solver of
+    /// the model shares them once built, so the order of decisions is the same either way.
+    #[cold]
+    #[inline(never)]
+    fn build_neighbours_if_unfixed(&self) {
+        let store = &self.engine.store;
+        let num_vars = store.num_vars();
+        if (0..num_vars).any(|v| store.size(v) > 1) {
+            self.info
+                .neighbours
+                .get_or_init(|| Neighbours::new(num_vars, &self.constraints));
+        }
     }
 
     /// A decision or refutation failed: counted, its branch explored, and under

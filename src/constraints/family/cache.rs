@@ -17,6 +17,8 @@ const MAX_ENTRIES: usize = 4096;
 /// Everything a family is compiled from, its groups laid out flat (a few vectors, not
 /// two per group: a key is built for every family compiled).
 struct Key {
+    /// A hash of everything below, compared first: most keys that differ differ there.
+    fingerprint: u64,
     /// Each group's variables and shifts, one after the other.
     entries: Vec<(usize, u32)>,
     /// Where each group's entries end, and whether it is tight.
@@ -27,7 +29,13 @@ struct Key {
 }
 
 impl Key {
-    fn new(groups: &[FamilyGroup], width: u32, words: Vec<u32>, aux_start: u32) -> Self {
+    fn new(
+        fingerprint: u64,
+        groups: &[FamilyGroup],
+        width: u32,
+        words: Vec<u32>,
+        aux_start: u32,
+    ) -> Self {
         let mut entries = Vec::with_capacity(groups.iter().map(|g| g.vars.len()).sum());
         let mut ends = Vec::with_capacity(groups.len());
         for g in groups {
@@ -35,6 +43,7 @@ impl Key {
             ends.push((entries.len() as u32, g.tight));
         }
         Key {
+            fingerprint,
             entries,
             ends,
             width,
@@ -63,6 +72,27 @@ impl Key {
     }
 }
 
+/// A hash of a family's groups, store words, width and auxiliary start (FxHash's mix:
+/// cheap, and a collision only costs the full comparison that follows).
+fn fingerprint(
+    groups: &[FamilyGroup],
+    width: u32,
+    word_of: &impl Fn(usize) -> u32,
+    aux_start: u32,
+) -> u64 {
+    const MIX: u64 = 0x517c_c1b7_2722_0a95;
+    let add = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(MIX);
+    let mut h = add(u64::from(width), u64::from(aux_start));
+    for g in groups {
+        h = add(h, g.vars.len() as u64 * 2 + u64::from(g.tight));
+        for (&v, &shift) in g.vars.iter().zip(&g.shifts) {
+            h = add(h, v as u64 | u64::from(shift) << 32);
+            h = add(h, u64::from(word_of(v)));
+        }
+    }
+    h
+}
+
 thread_local! {
     static RECENT: RefCell<Vec<(Key, Arc<Family>)>> = const { RefCell::new(Vec::new()) };
 }
@@ -85,8 +115,10 @@ impl Family {
                 .iter()
                 .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
         };
+        let fingerprint = fingerprint(groups, width, &word_of, aux_start);
         let same_key = |key: &Key| {
-            key.width == width
+            key.fingerprint == fingerprint
+                && key.width == width
                 && key.aux_start == aux_start
                 && key.holds(groups)
                 && key.words.iter().copied().eq(words())
@@ -102,7 +134,7 @@ impl Family {
             }
             let mut key_words = Vec::with_capacity(entries);
             key_words.extend(words());
-            let key = Key::new(groups, width, key_words, aux_start);
+            let key = Key::new(fingerprint, groups, width, key_words, aux_start);
             let family = Arc::new(Family::new(groups, width, &word_of, aux_start));
             recent.insert(0, (key, Arc::clone(&family)));
             recent.truncate(KEPT);

@@ -39,8 +39,10 @@ impl Family {
         let rows = GroupRows::new(groups, n, &local);
         let masks = GroupMasks::new(&rows, n);
         let aligned = groups.iter().all(FamilyGroup::aligned);
+        let viewed = aligned && n <= MAX_VIEW_CELLS && width <= 64;
         let mut peers = if aligned {
-            PeerRows::aligned(&rows.by_cell, &masks)
+            // A run with the view reads its peers as bitsets only: no lists.
+            PeerRows::aligned(&rows.by_cell, &masks, !viewed)
         } else {
             PeerRows::new(groups, &rows.by_cell, &local)
         };
@@ -93,7 +95,7 @@ impl Family {
                 group: g as u32,
                 start: aux_start,
             });
-        let view = (aligned && n <= MAX_VIEW_CELLS && width <= 64).then(|| {
+        let view = viewed.then(|| {
             let peer_bits = std::mem::take(&mut peers.bits);
             ValueView::new(n, peer_bits, masks.masks, width, aux_start)
         });
@@ -350,7 +352,7 @@ impl PeerRows {
     /// The rows of a family without shifts: a cell's peers are the union of its groups'
     /// cells, read out of their bitsets in order. No patterns: such a family removes a
     /// fixed value from its peers unshifted.
-    fn aligned(by_cell: &ByCell, masks: &GroupMasks) -> Self {
+    fn aligned(by_cell: &ByCell, masks: &GroupMasks, lists: bool) -> Self {
         let n = by_cell.len();
         let mut rows = PeerRows {
             group_start: Vec::with_capacity(n + 1),
@@ -373,6 +375,9 @@ impl PeerRows {
                 }
             }
             union[cell / 64] &= !(1 << (cell % 64));
+        }
+        if !lists {
+            return rows;
         }
         // The peer lists read off the rows, their length known first.
         let entries = rows.bits.iter().map(|w| w.count_ones() as usize).sum();
@@ -440,26 +445,36 @@ fn intersecting_pairs(
     rows: &GroupRows,
     masks: &GroupMasks,
 ) -> (Vec<PairParts>, Vec<u32>) {
+    // Bitsets of a length known at compile time unroll (most families have at most 128
+    // cells).
+    match masks.words {
+        1 => pairs_of_width::<1>(groups, rows, masks),
+        2 => pairs_of_width::<2>(groups, rows, masks),
+        _ => pairs_of_width::<0>(groups, rows, masks),
+    }
+}
+
+/// [`intersecting_pairs`] over bitsets of `W` words (0: of `masks.words` words).
+fn pairs_of_width<const W: usize>(
+    groups: &[FamilyGroup],
+    rows: &GroupRows,
+    masks: &GroupMasks,
+) -> (Vec<PairParts>, Vec<u32>) {
+    let words = if W == 0 { masks.words } else { W };
+    let of = |g: usize| &masks.masks[g * words..(g + 1) * words];
     let mut pairs = Vec::new();
     let mut pair_cells = Vec::new();
     let aligned: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
-    for a in 0..groups.len() {
-        for b in a + 1..groups.len() {
-            if !aligned[a] || !aligned[b] {
-                continue;
-            }
+    for a in (0..groups.len()).filter(|&a| aligned[a]) {
+        let ma = of(a);
+        for b in (a + 1..groups.len()).filter(|&b| aligned[b]) {
+            let mb = of(b);
             // Most pairs share at most one cell: passed over with a few word operations.
-            let common: u32 = masks
-                .of(a)
-                .iter()
-                .zip(masks.of(b))
-                .map(|(x, y)| (x & y).count_ones())
-                .sum();
+            let common: u32 = ma.iter().zip(mb).map(|(x, y)| (x & y).count_ones()).sum();
             if common < 2 {
                 continue;
             }
             // Each part's cells in ascending order, read off the two groups' bitsets.
-            let (ma, mb) = (masks.of(a), masks.of(b));
             pair_cells.reserve(rows.cells_of(a).len() + rows.cells_of(b).len());
             let begin = pair_cells.len() as u32;
             push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| x & y));
@@ -478,10 +493,17 @@ fn intersecting_pairs(
     (pairs, pair_cells)
 }
 
-/// Appends the positions of the set bits of `words` (word `k` holding bits `64k..`).
-fn push_bits(out: &mut Vec<u32>, words: impl Iterator<Item = u64>) {
-    for (k, bits) in words.enumerate() {
-        out.extend(set_bits(bits).map(|b| (k * 64 + b) as u32));
+/// Appends the positions of the set bits of `words` (word `k` holding bits `64k..`),
+/// into slots made first (no capacity check per position).
+fn push_bits(out: &mut Vec<u32>, words: impl Iterator<Item = u64> + Clone) {
+    let count: usize = words.clone().map(|w| w.count_ones() as usize).sum();
+    let from = out.len();
+    out.resize(from + count, 0);
+    let positions = words
+        .enumerate()
+        .flat_map(|(k, bits)| set_bits(bits).map(move |b| (k * 64 + b) as u32));
+    for (slot, c) in out[from..].iter_mut().zip(positions) {
+        *slot = c;
     }
 }
 

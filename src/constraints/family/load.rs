@@ -69,20 +69,22 @@ impl Family {
                     // Emptied by a fixed peer with the same value.
                     return Err(Conflict);
                 }
-                let peers =
-                    &self.peers[self.peer_start[c] as usize..self.peer_start[c + 1] as usize];
+                let peer_bits = &view.peer_bits[c * words..(c + 1) * words];
                 if let Some(masks) = work.masks.first_chunk_mut::<SMALL>().filter(|_| n <= SMALL) {
                     // Indices below SMALL: no bounds checks.
-                    for &p in peers {
-                        masks[p as usize % SMALL] &= !value;
+                    for (j, &bits) in peer_bits.iter().enumerate() {
+                        for b in set_bits(bits) {
+                            masks[(j * 64 + b) % SMALL] &= !value;
+                        }
                     }
                 } else {
-                    for &p in peers {
-                        work.masks[p as usize] &= !value;
+                    for (j, &bits) in peer_bits.iter().enumerate() {
+                        for b in set_bits(bits) {
+                            work.masks[j * 64 + b] &= !value;
+                        }
                     }
                 }
                 let places = value.trailing_zeros() as usize * words;
-                let peer_bits = &view.peer_bits[c * words..(c + 1) * words];
                 for (j, &bits) in peer_bits.iter().enumerate() {
                     work.places[places + j] &= !bits;
                     work.changed[j] |= bits;

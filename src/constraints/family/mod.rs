@@ -212,11 +212,18 @@ impl Family {
 
     /// How many entries [`Family::add_neighbours`] adds: every cell's peers.
     pub(crate) fn peer_entries(&self) -> usize {
-        self.peers.len()
+        match &self.view {
+            Some(view) => view.peer_bits.iter().map(|w| w.count_ones() as usize).sum(),
+            None => self.peers.len(),
+        }
     }
 
     /// Adds to `rows[x]` every variable sharing a group with `x`.
     pub(crate) fn add_neighbours<R: NeighbourRows + ?Sized>(&self, rows: &mut R) {
+        if let Some(view) = &self.view {
+            self.add_neighbours_from_bits(&view.peer_bits, view.cell_words, rows);
+            return;
+        }
         for (cell, &x) in self.vars.iter().enumerate() {
             let range = self.peer_start[cell] as usize..self.peer_start[cell + 1] as usize;
             rows.extend_row(
@@ -225,6 +232,32 @@ impl Family {
                     .iter()
                     .map(|&p| self.vars[p as usize] as u32),
             );
+        }
+    }
+
+    /// [`Family::add_neighbours`] from the peers as bitsets of cells (`words` a row): as
+    /// whole words when every cell is the variable of its own index and the rows take
+    /// bitsets, else variable by variable.
+    fn add_neighbours_from_bits<R: NeighbourRows + ?Sized>(
+        &self,
+        peer_bits: &[u64],
+        words: usize,
+        rows: &mut R,
+    ) {
+        let identity = self
+            .vars
+            .last()
+            .is_some_and(|&last| last + 1 == self.vars.len());
+        for (cell, &x) in self.vars.iter().enumerate() {
+            let row = &peer_bits[cell * words..(cell + 1) * words];
+            if identity && rows.extend_row_bits(x, row) {
+                continue;
+            }
+            let peers = row
+                .iter()
+                .enumerate()
+                .flat_map(|(j, &w)| set_bits(w).map(move |b| self.vars[j * 64 + b] as u32));
+            rows.extend_row(x, peers);
         }
     }
 

@@ -21,11 +21,24 @@ pub fn groups(labels: &[&str]) -> Vec<(String, Vec<usize>)> {
     let mut names: Vec<&str> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
     let mut group_of: Vec<usize> = Vec::with_capacity(labels.len());
+    // Labels of one byte (the usual case) find their group in a table.
+    let mut by_byte = [usize::MAX; 256];
     // The group of the cell before: neighbours along a row mostly share a label.
     let mut last = 0;
     for &label in labels {
         if label == "." {
             group_of.push(usize::MAX);
+            continue;
+        }
+        if let &[byte] = label.as_bytes() {
+            let slot = &mut by_byte[usize::from(byte)];
+            if *slot == usize::MAX {
+                names.push(label);
+                sizes.push(0);
+                *slot = names.len() - 1;
+            }
+            sizes[*slot] += 1;
+            group_of.push(*slot);
             continue;
         }
         let at = match names.get(last) {
@@ -61,6 +74,9 @@ pub fn connected(cells: &[usize], n: usize) -> bool {
     let Some(&first) = cells.first() else {
         return true;
     };
+    if let Some(board) = n.checked_mul(n).filter(|&b| b <= 128) {
+        return connected_as_bits(cells, n, board);
+    }
     // Per cell of the board: 1 when in `cells`, 2 once reached from the first.
     let mut state = vec![0u8; n * n];
     for &c in cells {
@@ -93,6 +109,35 @@ pub fn connected(cells: &[usize], n: usize) -> bool {
     reached == cells.len()
 }
 
+/// [`connected`] on a board of at most 128 cells: the region grown from its first cell
+/// by a step in every direction at once, all cells as one bitset, until it stops growing.
+fn connected_as_bits(cells: &[usize], n: usize, board: usize) -> bool {
+    let mut set = 0u128;
+    for &c in cells.iter().filter(|&&c| c < board) {
+        set |= 1 << c;
+    }
+    if set.count_ones() as usize != cells.len() {
+        // A cell off the board, or one listed twice.
+        return false;
+    }
+    // The cells of the first column: a step left or right must not wrap around a row.
+    let first_column = (0..n).fold(0u128, |acc, r| acc | 1 << (r * n));
+    let last_column = first_column << (n - 1);
+    let mut reached = 1u128 << cells[0];
+    loop {
+        let grown = reached
+            | (reached & !last_column) << 1
+            | (reached & !first_column) >> 1
+            | reached << n
+            | reached >> n;
+        let grown = grown & set;
+        if grown == reached {
+            return reached == set;
+        }
+        reached = grown;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +152,61 @@ mod tests {
     fn a_diagonal_pair_is_not_connected() {
         assert!(connected(&[0, 1, 4], 3));
         assert!(!connected(&[0, 4], 3));
+    }
+
+    #[test]
+    fn a_row_does_not_wrap_into_the_next() {
+        // The last cell of row 0 and the first of row 1 are consecutive but not adjacent.
+        assert!(!connected(&[2, 3], 3));
+        assert!(connected(&[2, 5], 3));
+    }
+
+    /// The flood fill over a vector of states, the reference for the bitset one.
+    fn connected_by_flood_fill(cells: &[usize], n: usize) -> bool {
+        let mut state = vec![0u8; n * n];
+        for &c in cells {
+            state[c] = 1;
+        }
+        let mut stack = vec![cells[0]];
+        state[cells[0]] = 2;
+        let mut reached = 1;
+        while let Some(c) = stack.pop() {
+            let (r, k) = (c / n, c % n);
+            let next = [
+                (k + 1 < n).then(|| c + 1),
+                (k > 0).then(|| c - 1),
+                (r + 1 < n).then(|| c + n),
+                (r > 0).then(|| c - n),
+            ];
+            for x in next.into_iter().flatten() {
+                if state[x] == 1 {
+                    state[x] = 2;
+                    reached += 1;
+                    stack.push(x);
+                }
+            }
+        }
+        reached == cells.len()
+    }
+
+    #[test]
+    fn bitset_connectivity_agrees_with_a_flood_fill() {
+        let mut rng = crate::xorshift::XorShift(7);
+        for n in [2usize, 3, 4, 6, 9, 11] {
+            for _ in 0..300 {
+                let size = 1 + rng.below(n * n);
+                let mut cells: Vec<usize> = (0..n * n).collect();
+                for i in 0..size {
+                    let j = i + rng.below(n * n - i);
+                    cells.swap(i, j);
+                }
+                cells.truncate(size);
+                assert_eq!(
+                    connected(&cells, n),
+                    connected_by_flood_fill(&cells, n),
+                    "{cells:?} on side {n}"
+                );
+            }
+        }
     }
 }
