@@ -14,87 +14,64 @@ const KEPT: usize = 4;
 /// the search they go with, and their tables are large.
 const MAX_ENTRIES: usize = 4096;
 
-/// Everything a family is compiled from, its groups laid out flat (a few vectors, not
-/// two per group: a key is built for every family compiled).
-struct Key {
-    /// A hash of everything below, compared first: most keys that differ differ there.
+/// A kept family with what it was compiled from besides its groups, store words and
+/// tightness (which the family itself holds and is compared on).
+struct Kept {
+    /// [`fingerprint`] of the groups, compared first: most families that differ differ
+    /// there.
     fingerprint: u64,
-    /// Each group's variables and shifts, one after the other.
-    entries: Vec<(usize, u32)>,
-    /// Where each group's entries end, and whether it is tight.
-    ends: Vec<(u32, bool)>,
     width: u32,
-    words: Vec<u32>,
     aux_start: u32,
+    family: Arc<Family>,
 }
 
-impl Key {
-    fn new(
-        fingerprint: u64,
-        groups: &[FamilyGroup],
-        width: u32,
-        words: Vec<u32>,
-        aux_start: u32,
-    ) -> Self {
-        let mut entries = Vec::with_capacity(groups.iter().map(|g| g.vars.len()).sum());
-        let mut ends = Vec::with_capacity(groups.len());
-        for g in groups {
-            entries.extend(g.vars.iter().copied().zip(g.shifts.iter().copied()));
-            ends.push((entries.len() as u32, g.tight));
-        }
-        Key {
-            fingerprint,
-            entries,
-            ends,
-            width,
-            words,
-            aux_start,
-        }
-    }
-
-    /// Whether the key's groups are `groups`.
-    fn holds(&self, groups: &[FamilyGroup]) -> bool {
-        if self.ends.len() != groups.len() {
-            return false;
-        }
-        let mut from = 0;
-        self.ends.iter().zip(groups).all(|(&(end, tight), g)| {
-            let entries = &self.entries[from..end as usize];
-            from = end as usize;
-            tight == g.tight
-                && entries.len() == g.vars.len()
-                && g.shifts.len() == g.vars.len()
-                && entries
-                    .iter()
-                    .zip(g.vars.iter().zip(&g.shifts))
-                    .all(|(&(v, s), (&gv, &gs))| v == gv && s == gs)
-        })
-    }
-}
-
-/// A hash of a family's groups, store words, width and auxiliary start (FxHash's mix:
-/// cheap, and a collision only costs the full comparison that follows).
-fn fingerprint(
-    groups: &[FamilyGroup],
-    width: u32,
-    word_of: &impl Fn(usize) -> u32,
-    aux_start: u32,
-) -> u64 {
+/// A hash of groups' variables, shifts and tightness (FxHash's mix: cheap, and a
+/// collision only costs the full comparison that follows).
+fn fingerprint(groups: &[FamilyGroup]) -> u64 {
     const MIX: u64 = 0x517c_c1b7_2722_0a95;
     let add = |h: u64, x: u64| (h.rotate_left(5) ^ x).wrapping_mul(MIX);
-    let mut h = add(u64::from(width), u64::from(aux_start));
+    let mut h = groups.len() as u64;
     for g in groups {
         h = add(h, g.vars.len() as u64 * 2 + u64::from(g.tight));
         for (&v, &shift) in g.vars.iter().zip(&g.shifts) {
             h = add(h, v as u64 | u64::from(shift) << 32);
-            h = add(h, u64::from(word_of(v)));
         }
     }
     h
 }
 
+impl Family {
+    /// Whether this family is compiled from `groups` over the store words `word_of`.
+    fn compiled_from(&self, groups: &[FamilyGroup], word_of: &impl Fn(usize) -> u32) -> bool {
+        self.tight.len() == groups.len()
+            && groups.iter().enumerate().all(|(g, group)| {
+                let (from, to) = (
+                    self.group_start[g] as usize,
+                    self.group_start[g + 1] as usize,
+                );
+                self.tight[g] == group.tight
+                    && to - from == group.vars.len()
+                    && group.shifts.len() == group.vars.len()
+                    && group
+                        .vars
+                        .iter()
+                        .zip(&group.shifts)
+                        .zip(&self.group_cells[from..to])
+                        .zip(&self.group_shifts[from..to])
+                        .all(|(((&v, &s), &cell), &shift)| {
+                            self.vars[cell as usize] == v && shift == s
+                        })
+            })
+            && self
+                .vars
+                .iter()
+                .zip(&self.words)
+                .all(|(&v, &w)| word_of(v) == w)
+    }
+}
+
 thread_local! {
-    static RECENT: RefCell<Vec<(Key, Arc<Family>)>> = const { RefCell::new(Vec::new()) };
+    static RECENT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Family {
@@ -110,33 +87,31 @@ impl Family {
         if entries > MAX_ENTRIES {
             return Arc::new(Family::new(groups, width, word_of, aux_start));
         }
-        let words = || {
-            groups
-                .iter()
-                .flat_map(|g| g.vars.iter().map(|&v| word_of(v)))
-        };
-        let fingerprint = fingerprint(groups, width, &word_of, aux_start);
-        let same_key = |key: &Key| {
-            key.fingerprint == fingerprint
-                && key.width == width
-                && key.aux_start == aux_start
-                && key.holds(groups)
-                && key.words.iter().copied().eq(words())
+        let fingerprint = fingerprint(groups);
+        let same = |kept: &Kept| {
+            kept.fingerprint == fingerprint
+                && kept.width == width
+                && kept.aux_start == aux_start
+                && kept.family.compiled_from(groups, &word_of)
         };
         RECENT.with(|recent| {
             let mut recent = recent.borrow_mut();
-            // Compared in place: building a key costs as much as a short compile.
-            if let Some(at) = recent.iter().position(|(k, _)| same_key(k)) {
-                let entry = recent.remove(at);
-                let family = Arc::clone(&entry.1);
-                recent.insert(0, entry);
+            if let Some(at) = recent.iter().position(same) {
+                let kept = recent.remove(at);
+                let family = Arc::clone(&kept.family);
+                recent.insert(0, kept);
                 return family;
             }
-            let mut key_words = Vec::with_capacity(entries);
-            key_words.extend(words());
-            let key = Key::new(fingerprint, groups, width, key_words, aux_start);
             let family = Arc::new(Family::new(groups, width, &word_of, aux_start));
-            recent.insert(0, (key, Arc::clone(&family)));
+            recent.insert(
+                0,
+                Kept {
+                    fingerprint,
+                    width,
+                    aux_start,
+                    family: Arc::clone(&family),
+                },
+            );
             recent.truncate(KEPT);
             family
         })

@@ -6,7 +6,6 @@ use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
 use super::{Family, FamilyGroup, Taken, LANES, MAX_REMOVALS, NO_RUN, SMALL};
 use super::{GroupScan, PairParts};
-use crate::bits::set_bits;
 
 impl Family {
     /// The family of `groups`, whose variables' words sit at `word_of(var)`.
@@ -46,7 +45,7 @@ impl Family {
         } else {
             PeerRows::new(groups, &rows.by_cell, &local)
         };
-        let (pairs, pair_cells) = intersecting_pairs(groups, &rows, &masks);
+        let (pairs, pair_cells) = intersecting_pairs(groups, &masks);
         let pair_words = pairs.len().div_ceil(64);
         let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
@@ -383,7 +382,7 @@ impl PeerRows {
         let entries = rows.bits.iter().map(|w| w.count_ones() as usize).sum();
         rows.cells.reserve_exact(entries);
         for row in rows.bits.chunks(masks.words.max(1)).take(n) {
-            push_bits(&mut rows.cells, row.iter().copied());
+            push_set_bits(&mut rows.cells, row.len(), |k| row[k]);
             rows.start.push(rows.cells.len() as u32);
         }
         rows
@@ -435,29 +434,24 @@ impl PeerRows {
 #[cfg(test)]
 pub(super) fn pairs_of(groups: &[FamilyGroup], n: usize) -> (Vec<PairParts>, Vec<u32>) {
     let rows = GroupRows::new(groups, n, &|v| v as u32);
-    intersecting_pairs(groups, &rows, &GroupMasks::new(&rows, n))
+    intersecting_pairs(groups, &GroupMasks::new(&rows, n))
 }
 
 /// Every two aligned groups sharing at least two cells, as bounds into the returned
 /// cells: the shared cells, the cells only in the first group, those only in the second.
-fn intersecting_pairs(
-    groups: &[FamilyGroup],
-    rows: &GroupRows,
-    masks: &GroupMasks,
-) -> (Vec<PairParts>, Vec<u32>) {
+fn intersecting_pairs(groups: &[FamilyGroup], masks: &GroupMasks) -> (Vec<PairParts>, Vec<u32>) {
     // Bitsets of a length known at compile time unroll (most families have at most 128
     // cells).
     match masks.words {
-        1 => pairs_of_width::<1>(groups, rows, masks),
-        2 => pairs_of_width::<2>(groups, rows, masks),
-        _ => pairs_of_width::<0>(groups, rows, masks),
+        1 => pairs_of_width::<1>(groups, masks),
+        2 => pairs_of_width::<2>(groups, masks),
+        _ => pairs_of_width::<0>(groups, masks),
     }
 }
 
 /// [`intersecting_pairs`] over bitsets of `W` words (0: of `masks.words` words).
 fn pairs_of_width<const W: usize>(
     groups: &[FamilyGroup],
-    rows: &GroupRows,
     masks: &GroupMasks,
 ) -> (Vec<PairParts>, Vec<u32>) {
     let words = if W == 0 { masks.words } else { W };
@@ -474,18 +468,20 @@ fn pairs_of_width<const W: usize>(
             if common < 2 {
                 continue;
             }
-            // Each part's cells in ascending order, read off the two groups' bitsets.
-            pair_cells.reserve(rows.cells_of(a).len() + rows.cells_of(b).len());
-            let begin = pair_cells.len() as u32;
-            push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| x & y));
-            let only_a = pair_cells.len() as u32;
-            push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| x & !y));
-            let only_b = pair_cells.len() as u32;
-            push_bits(&mut pair_cells, ma.iter().zip(mb).map(|(x, y)| y & !x));
+            // Each part's cells in ascending order, read off the two groups' bitsets into
+            // slots made first.
+            let begin = pair_cells.len();
+            let cells: u32 = ma.iter().zip(mb).map(|(x, y)| (x | y).count_ones()).sum();
+            pair_cells.resize(begin + cells as usize, 0);
+            let out = &mut pair_cells[begin..];
+            let only_a = write_set_bits(out, 0, words, |k| ma[k] & mb[k]);
+            let only_b = write_set_bits(out, only_a, words, |k| ma[k] & !mb[k]);
+            write_set_bits(out, only_b, words, |k| mb[k] & !ma[k]);
+            let begin = begin as u32;
             pairs.push(PairParts {
                 begin,
-                only_a,
-                only_b,
+                only_a: begin + only_a as u32,
+                only_b: begin + only_b as u32,
                 end: pair_cells.len() as u32,
             });
         }
@@ -493,17 +489,36 @@ fn pairs_of_width<const W: usize>(
     (pairs, pair_cells)
 }
 
-/// Appends the positions of the set bits of `words` (word `k` holding bits `64k..`),
-/// into slots made first (no capacity check per position).
-fn push_bits(out: &mut Vec<u32>, words: impl Iterator<Item = u64> + Clone) {
-    let count: usize = words.clone().map(|w| w.count_ones() as usize).sum();
-    let from = out.len();
-    out.resize(from + count, 0);
-    let positions = words
-        .enumerate()
-        .flat_map(|(k, bits)| set_bits(bits).map(move |b| (k * 64 + b) as u32));
-    for (slot, c) in out[from..].iter_mut().zip(positions) {
-        *slot = c;
+/// Writes the positions of the set bits of the `words` words `word(k)` (word `k`
+/// holding bits `64k..`) into `out` from `at` on; returns where they end.
+#[inline(always)]
+fn write_set_bits(
+    out: &mut [u32],
+    mut at: usize,
+    words: usize,
+    word: impl Fn(usize) -> u64,
+) -> usize {
+    for k in 0..words {
+        let mut w = word(k);
+        while w != 0 {
+            out[at] = (k * 64) as u32 + w.trailing_zeros();
+            at += 1;
+            w &= w - 1;
+        }
+    }
+    at
+}
+
+/// Appends the positions of the set bits of the `words` words `word(k)` (word `k`
+/// holding bits `64k..`).
+#[inline(always)]
+fn push_set_bits(out: &mut Vec<u32>, words: usize, word: impl Fn(usize) -> u64) {
+    for k in 0..words {
+        let mut w = word(k);
+        while w != 0 {
+            out.push((k * 64) as u32 + w.trailing_zeros());
+            w &= w - 1;
+        }
     }
 }
 
