@@ -44,7 +44,6 @@ use std::iter::repeat;
 use std::sync::Arc;
 
 pub(crate) use all_different::AllDifferent;
-use all_different::{fits_one_word, value_space_shifts};
 use arithmetic::{ElementVar, WordElement};
 pub(crate) use circuit::Circuit;
 pub(crate) use counting::{Among, GlobalCardinality};
@@ -562,23 +561,50 @@ fn family_candidates(posted: &[Posted], store: &Store) -> Vec<Candidate> {
         .enumerate()
         .filter_map(|(p, posted)| match posted {
             Posted::AllDifferent { vars, offsets, .. } if vars.len() >= 2 => {
-                let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                let shifts = value_space_shifts(store, &vars, offsets);
-                let plain = offsets.iter().all(|&c| c == 0) && shifts.iter().all(|&s| s == 0);
-                let tight = is_permutation(store, &vars, shifts.iter().copied());
-                fits_one_word(store, &vars, &shifts).then_some(Candidate {
-                    posted: p,
-                    group: FamilyGroup {
-                        vars,
-                        shifts,
-                        tight,
-                    },
-                    plain,
-                })
+                candidate(store, p, vars, offsets)
             }
             _ => None,
         })
         .collect()
+}
+
+/// The candidate of posted constraint `posted`, all-different over `vars[i] + offsets[i]`,
+/// when every variable has a one-word domain that stays within one word once shifted
+/// into the group's value space (as `value_space_shifts` places them); in one pass over the
+/// variables after their lowest base is found.
+fn candidate(store: &Store, posted: usize, vars: &[VarId], offsets: &[i32]) -> Option<Candidate> {
+    let base_of = |v: &VarId, c: i32| i64::from(store.layout(v.index()).base) + i64::from(c);
+    let low = vars
+        .iter()
+        .zip(offsets)
+        .map(|(v, &c)| base_of(v, c))
+        .min()?;
+    let mut group = FamilyGroup {
+        vars: Vec::with_capacity(vars.len()),
+        shifts: Vec::with_capacity(vars.len()),
+        tight: false,
+    };
+    let mut values = 0u64;
+    for (v, &c) in vars.iter().zip(offsets) {
+        let layout = store.layout(v.index());
+        let shift = base_of(v, c) - low;
+        let word = store.first_word(v.index());
+        let top = i64::from(63u32.saturating_sub(word.leading_zeros()));
+        if layout.len != 1 || shift + top >= 64 {
+            return None;
+        }
+        values |= word << shift;
+        group.vars.push(v.index());
+        group.shifts.push(shift as u32);
+    }
+    // As many values as variables: a permutation.
+    group.tight = values.count_ones() as usize == vars.len();
+    let plain = offsets.iter().all(|&c| c == 0) && group.shifts.iter().all(|&s| s == 0);
+    Some(Candidate {
+        posted,
+        group,
+        plain,
+    })
 }
 
 /// True when every variable of `groups` is in one of them that is a permutation.

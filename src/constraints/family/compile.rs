@@ -181,10 +181,11 @@ impl GroupRows {
         // Each cell's memberships counted first, so that they are laid out in one vector.
         let mut cell_start = vec![0u32; n + 1];
         for group in groups {
-            for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
-                cells.push(local(v));
-                shifts.push(shift);
-                cell_start[local(v) as usize + 1] += 1;
+            let from = cells.len();
+            cells.extend(group.vars.iter().map(|&v| local(v)));
+            shifts.extend_from_slice(&group.shifts);
+            for &c in &cells[from..] {
+                cell_start[c as usize + 1] += 1;
             }
             start.push(cells.len() as u32);
         }
@@ -193,9 +194,10 @@ impl GroupRows {
         }
         let mut next = cell_start.clone();
         let mut by_cell = vec![(0, 0); entries];
-        for (g, group) in groups.iter().enumerate() {
-            for (&v, &shift) in group.vars.iter().zip(&group.shifts) {
-                let slot = &mut next[local(v) as usize];
+        for (g, bounds) in start.windows(2).enumerate() {
+            let (from, to) = (bounds[0] as usize, bounds[1] as usize);
+            for (&c, &shift) in cells[from..to].iter().zip(&shifts[from..to]) {
+                let slot = &mut next[c as usize];
                 by_cell[*slot as usize] = (g as u32, shift);
                 *slot += 1;
             }
@@ -354,26 +356,20 @@ impl PeerRows {
     fn aligned(by_cell: &ByCell, masks: &GroupMasks, lists: bool) -> Self {
         let n = by_cell.len();
         let mut rows = PeerRows {
-            group_start: Vec::with_capacity(n + 1),
-            groups: Vec::with_capacity(by_cell.entries.len()),
+            // A cell's groups are its memberships without their (zero) shifts.
+            group_start: by_cell.start.clone(),
+            groups: by_cell.entries.iter().map(|&(g, _)| g).collect(),
             start: Vec::with_capacity(n + 1),
             cells: Vec::new(),
             pattern: Vec::new(),
             bits: vec![0u64; n * masks.words],
         };
-        rows.group_start.push(0);
         rows.start.push(0);
-        for cell in 0..n {
-            let union = &mut rows.bits[cell * masks.words..(cell + 1) * masks.words];
-            let memberships = by_cell.of(cell);
-            rows.groups.extend(memberships.iter().map(|&(g, _)| g));
-            rows.group_start.push(rows.groups.len() as u32);
-            for &(g, _) in memberships {
-                for (u, &m) in union.iter_mut().zip(masks.of(g as usize)) {
-                    *u |= m;
-                }
-            }
-            union[cell / 64] &= !(1 << (cell % 64));
+        // Rows of a length known at compile time unroll.
+        match masks.words {
+            1 => peer_unions::<1>(by_cell, masks, &mut rows.bits),
+            2 => peer_unions::<2>(by_cell, masks, &mut rows.bits),
+            _ => peer_unions::<0>(by_cell, masks, &mut rows.bits),
         }
         if !lists {
             return rows;
@@ -435,6 +431,29 @@ impl PeerRows {
 pub(super) fn pairs_of(groups: &[FamilyGroup], n: usize) -> (Vec<PairParts>, Vec<u32>) {
     let rows = GroupRows::new(groups, n, &|v| v as u32);
     intersecting_pairs(groups, &GroupMasks::new(&rows, n))
+}
+
+/// Each cell's peers into `bits` (zeroed, a row of `masks.words` words per cell): the
+/// union of its groups' bitsets less the cell itself. `W` is the row length, 0 when it
+/// is only known at run time.
+fn peer_unions<const W: usize>(by_cell: &ByCell, masks: &GroupMasks, bits: &mut [u64]) {
+    let words = if W == 0 { masks.words } else { W };
+    if words == 0 {
+        return;
+    }
+    for (cell, row) in bits.chunks_exact_mut(words).enumerate() {
+        let (from, to) = (
+            by_cell.start[cell] as usize,
+            by_cell.start[cell + 1] as usize,
+        );
+        for &(g, _) in &by_cell.entries[from..to] {
+            let group = &masks.of(g as usize)[..words];
+            for (r, &m) in row.iter_mut().zip(group) {
+                *r |= m;
+            }
+        }
+        row[cell / 64] &= !(1 << (cell % 64));
+    }
 }
 
 /// Every two aligned groups sharing at least two cells, as bounds into the returned

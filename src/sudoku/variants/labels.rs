@@ -16,9 +16,9 @@ pub fn split(field: &str) -> Vec<&str> {
 
 /// The groups of cells sharing a label, in order of first appearance, with the label;
 /// cells labelled `.` belong to none.
-pub fn groups(labels: &[&str]) -> Vec<(String, Vec<usize>)> {
+pub fn groups<'a>(labels: &[&'a str]) -> Vec<(&'a str, Vec<usize>)> {
     // First each cell's group and each group's size, then the groups filled at their size.
-    let mut names: Vec<&str> = Vec::new();
+    let mut names: Vec<&'a str> = Vec::new();
     let mut sizes: Vec<usize> = Vec::new();
     let mut group_of: Vec<usize> = Vec::with_capacity(labels.len());
     // Labels of one byte (the usual case) find their group in a table.
@@ -56,10 +56,10 @@ pub fn groups(labels: &[&str]) -> Vec<(String, Vec<usize>)> {
         group_of.push(at);
         last = at;
     }
-    let mut out: Vec<(String, Vec<usize>)> = names
+    let mut out: Vec<(&'a str, Vec<usize>)> = names
         .iter()
         .zip(&sizes)
-        .map(|(&name, &size)| (name.to_owned(), Vec::with_capacity(size)))
+        .map(|(&name, &size)| (name, Vec::with_capacity(size)))
         .collect();
     for (cell, &g) in group_of.iter().enumerate() {
         if let Some((_, cells)) = out.get_mut(g) {

@@ -37,15 +37,11 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
         Some(_) => latin_square(&puzzle.board, consistency)?,
     };
     let vars = |group: &[usize]| -> Vec<VarId> { group.iter().map(|&c| cells[c]).collect() };
-    // Rows, columns and boxes come first in `groups`; the template has posted them
+    // Boxes come first after the lines; the template has posted them (and the lines)
     // unless regions replace the boxes.
-    let skip = if puzzle.regions.is_some() {
-        2 * n
-    } else {
-        3 * n
-    };
+    let skip = if puzzle.regions.is_some() { 0 } else { n };
     let cage_groups = puzzle.cages.iter().filter(|c| c.cells.len() > 1).count();
-    let groups = puzzle.groups();
+    let groups = puzzle.groups_beyond_lines();
     for group in &groups[skip..groups.len() - cage_groups] {
         m.all_different_with(&vars(group), consistency)?;
     }
@@ -146,11 +142,14 @@ fn latin_square(
     let mut m = Model::new();
     let top = i32::try_from(n).map_err(|_| SudokuError::from(crate::ModelError::EmptyDomain))?;
     let cells = m.new_vars(n * n, 1..=top)?;
+    let mut line: Vec<VarId> = Vec::with_capacity(n);
     for i in 0..n {
-        let row: Vec<VarId> = (0..n).map(|c| cells[i * n + c]).collect();
-        let col: Vec<VarId> = (0..n).map(|r| cells[r * n + i]).collect();
-        m.all_different_with(&row, consistency)?;
-        m.all_different_with(&col, consistency)?;
+        line.clear();
+        line.extend((0..n).map(|c| cells[i * n + c]));
+        m.all_different_with(&line, consistency)?;
+        line.clear();
+        line.extend((0..n).map(|r| cells[r * n + i]));
+        m.all_different_with(&line, consistency)?;
     }
     for (i, &d) in board.cells().iter().enumerate() {
         if d != 0 {

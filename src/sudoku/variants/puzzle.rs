@@ -110,6 +110,15 @@ impl VariantPuzzle {
             out.push((0..n).map(|c| i * n + c).collect());
             out.push((0..n).map(|r| r * n + i).collect());
         }
+        out.extend(self.groups_beyond_lines());
+        out
+    }
+
+    /// [`VariantPuzzle::groups`] without the rows and columns (the groups every
+    /// variant's model shares): boxes or regions, diagonals, windows and cages.
+    pub(crate) fn groups_beyond_lines(&self) -> Vec<Vec<usize>> {
+        let n = self.side();
+        let mut out: Vec<Vec<usize>> = Vec::new();
         match &self.regions {
             Some(regions) => {
                 let first = out.len();
@@ -294,9 +303,9 @@ fn regions(field: &str, n: usize) -> Result<Vec<usize>, VariantError> {
     let groups = labels::groups(&labels);
     let mut region = vec![0; n * n];
     for (i, (label, cells)) in groups.iter().enumerate() {
-        if cells.len() != n || label == "." {
+        if cells.len() != n || *label == "." {
             return Err(VariantError::RegionSize {
-                label: label.clone(),
+                label: (*label).to_owned(),
                 found: cells.len(),
                 expected: n,
             });
@@ -304,7 +313,7 @@ fn regions(field: &str, n: usize) -> Result<Vec<usize>, VariantError> {
         if !labels::connected(cells, n) {
             return Err(VariantError::NotConnected {
                 kind: "region",
-                label: label.clone(),
+                label: (*label).to_owned(),
             });
         }
         for &c in cells {
@@ -357,6 +366,7 @@ fn read_cages(field: &str, sums: &str, n: usize) -> Result<Vec<Cage>, VariantErr
     groups
         .into_iter()
         .map(|(label, cells)| {
+            let label = label.to_owned();
             let sum = totals
                 .iter()
                 .find(|(l, _)| *l == label)
