@@ -60,7 +60,7 @@ use table::Table;
 use wide_all_different::WideAllDifferent;
 use wide_member::WideMember;
 
-use crate::posted::{Consistency, Posted};
+use crate::posted::{Consistency, Offsets, Posted};
 use crate::propagate::{Conflict, Engine, Event, Propagate};
 use crate::store::Store;
 use crate::var::VarId;
@@ -338,10 +338,11 @@ pub(crate) fn compile_with(
                 consistency,
             } => {
                 let indices: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                if needs_values_not_bits(store, &indices, offsets) {
-                    Constraint::WideAllDifferent(WideAllDifferent::new(&indices, offsets))
+                let offsets = offsets.to_vec(vars.len());
+                if needs_values_not_bits(store, &indices, &offsets) {
+                    Constraint::WideAllDifferent(WideAllDifferent::new(&indices, &offsets))
                 } else {
-                    Constraint::AllDifferent(AllDifferent::new(store, vars, offsets, *consistency))
+                    Constraint::AllDifferent(AllDifferent::new(store, vars, &offsets, *consistency))
                 }
             }
             Posted::NotEqual { x, y, offset } => {
@@ -572,12 +573,12 @@ fn family_candidates(posted: &[Posted], store: &Store) -> Vec<Candidate> {
 /// when every variable has a one-word domain that stays within one word once shifted
 /// into the group's value space (as `value_space_shifts` places them); in one pass over the
 /// variables after their lowest base is found.
-fn candidate(store: &Store, posted: usize, vars: &[VarId], offsets: &[i32]) -> Option<Candidate> {
+fn candidate(store: &Store, posted: usize, vars: &[VarId], offsets: &Offsets) -> Option<Candidate> {
     let base_of = |v: &VarId, c: i32| i64::from(store.layout(v.index()).base) + i64::from(c);
     let low = vars
         .iter()
-        .zip(offsets)
-        .map(|(v, &c)| base_of(v, c))
+        .enumerate()
+        .map(|(i, v)| base_of(v, offsets.of(i)))
         .min()?;
     let mut group = FamilyGroup {
         vars: Vec::with_capacity(vars.len()),
@@ -585,9 +586,9 @@ fn candidate(store: &Store, posted: usize, vars: &[VarId], offsets: &[i32]) -> O
         tight: false,
     };
     let mut values = 0u64;
-    for (v, &c) in vars.iter().zip(offsets) {
+    for (i, v) in vars.iter().enumerate() {
         let layout = store.layout(v.index());
-        let shift = base_of(v, c) - low;
+        let shift = base_of(v, offsets.of(i)) - low;
         let word = store.first_word(v.index());
         let top = i64::from(63u32.saturating_sub(word.leading_zeros()));
         if layout.len != 1 || shift + top >= 64 {
@@ -599,7 +600,7 @@ fn candidate(store: &Store, posted: usize, vars: &[VarId], offsets: &[i32]) -> O
     }
     // As many values as variables: a permutation.
     group.tight = values.count_ones() as usize == vars.len();
-    let plain = offsets.iter().all(|&c| c == 0) && group.shifts.iter().all(|&s| s == 0);
+    let plain = offsets.all_zero() && group.shifts.iter().all(|&s| s == 0);
     Some(Candidate {
         posted,
         group,

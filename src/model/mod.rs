@@ -16,8 +16,8 @@ pub use logic::Literal;
 use crate::compiled::Compiled;
 use crate::domain::{Domain, WideGaps};
 use crate::error::ModelError;
-use crate::posted::Posted;
 pub use crate::posted::{Consistency, Objective, Relation, Sense, TupleSet};
+use crate::posted::{Offsets, Posted};
 use crate::propagator::Propagator;
 pub use crate::var::VarId;
 
@@ -183,7 +183,7 @@ impl Model {
         vars: &[VarId],
         consistency: Consistency,
     ) -> Result<(), ModelError> {
-        self.post_all_different(vars, vec![0; vars.len()], consistency)
+        self.post_all_different(vars, Offsets::Zero, consistency)
     }
 
     /// As [`Model::all_different_offset`], with the propagation strength chosen.
@@ -202,7 +202,7 @@ impl Model {
                 offsets: offsets.len(),
             });
         }
-        self.post_all_different(vars, offsets.to_vec(), consistency)
+        self.post_all_different(vars, Offsets::from_slice(offsets), consistency)
     }
 
     /// Posts an all-different over `vars` with `offsets` (of the same length) once the
@@ -210,7 +210,7 @@ impl Model {
     fn post_all_different(
         &mut self,
         vars: &[VarId],
-        offsets: Vec<i32>,
+        offsets: Offsets,
         consistency: Consistency,
     ) -> Result<(), ModelError> {
         self.check_vars(vars)?;

@@ -53,13 +53,54 @@ pub struct Objective {
     pub sense: Sense,
 }
 
+/// The offsets of an all-different's variables: all zero (the usual case, kept without a
+/// vector, since models such as a jigsaw Sudoku are built per puzzle) or one per variable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Offsets {
+    Zero,
+    Each(Vec<i32>),
+}
+
+impl Offsets {
+    /// The offsets `given` (one per variable), kept as [`Offsets::Zero`] when all are zero.
+    pub(crate) fn from_slice(given: &[i32]) -> Self {
+        if given.iter().all(|&c| c == 0) {
+            Offsets::Zero
+        } else {
+            Offsets::Each(given.to_vec())
+        }
+    }
+
+    /// The offset of variable `i`.
+    #[inline]
+    pub(crate) fn of(&self, i: usize) -> i32 {
+        match self {
+            Offsets::Zero => 0,
+            Offsets::Each(each) => each.get(i).copied().unwrap_or(0),
+        }
+    }
+
+    /// The offsets of `len` variables as a vector.
+    pub(crate) fn to_vec(&self, len: usize) -> Vec<i32> {
+        (0..len).map(|i| self.of(i)).collect()
+    }
+
+    /// Whether every offset is zero.
+    pub(crate) fn all_zero(&self) -> bool {
+        match self {
+            Offsets::Zero => true,
+            Offsets::Each(each) => each.iter().all(|&c| c == 0),
+        }
+    }
+}
+
 /// A constraint as the user posted it; the solver compiles these into propagators.
 #[derive(Clone, Debug)]
 pub(crate) enum Posted {
     /// `vars[i] + offsets[i]` pairwise different.
     AllDifferent {
         vars: Vec<VarId>,
-        offsets: Vec<i32>,
+        offsets: Offsets,
         consistency: Consistency,
     },
     /// `x != y + offset`.

@@ -475,8 +475,16 @@ fn pairs_of_width<const W: usize>(
 ) -> (Vec<PairParts>, Vec<u32>) {
     let words = if W == 0 { masks.words } else { W };
     let of = |g: usize| &masks.masks[g * words..(g + 1) * words];
-    let mut pairs = Vec::new();
-    let mut pair_cells = Vec::new();
+    // Room for as many pairs as two per group, of about two groups' cells each (a 9×9
+    // board's boxes and lines, or its jigsaw regions and lines, fit), so that the vectors
+    // rarely grow.
+    let entries = masks
+        .masks
+        .iter()
+        .map(|w| w.count_ones() as usize)
+        .sum::<usize>();
+    let mut pairs = Vec::with_capacity(2 * groups.len());
+    let mut pair_cells = Vec::with_capacity((4 * entries).min(1 << 14));
     let aligned: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
     for a in (0..groups.len()).filter(|&a| aligned[a]) {
         let ma = of(a);

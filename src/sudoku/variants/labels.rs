@@ -18,8 +18,10 @@ pub fn split(field: &str) -> Vec<&str> {
 /// cells labelled `.` belong to none.
 pub fn groups<'a>(labels: &[&'a str]) -> Vec<(&'a str, Vec<usize>)> {
     // First each cell's group and each group's size, then the groups filled at their size.
-    let mut names: Vec<&'a str> = Vec::new();
-    let mut sizes: Vec<usize> = Vec::new();
+    // About as many groups as a board has rows: room for that many before growing.
+    let guess = labels.len().isqrt() + 1;
+    let mut names: Vec<&'a str> = Vec::with_capacity(guess);
+    let mut sizes: Vec<usize> = Vec::with_capacity(guess);
     let mut group_of: Vec<usize> = Vec::with_capacity(labels.len());
     // Labels of one byte (the usual case) find their group in a table.
     let mut by_byte = [usize::MAX; 256];
