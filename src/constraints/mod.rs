@@ -311,7 +311,7 @@ pub(crate) fn compile_with(
     store: &Store,
     families: Families,
 ) -> Vec<Constraint> {
-    let mut candidates = family_candidates(posted, store);
+    let candidates = Candidates::of(posted, store);
     // A family pays where permutation groups (Sudoku's units, N-Queens' rows) cover every
     // variable: their hidden singles need every change anyway, and the other groups ride
     // along. Elsewhere (coloring cliques, whose variables are not all in permutation
@@ -320,11 +320,11 @@ pub(crate) fn compile_with(
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
         .filter(|_| families == Families::Formed)
-        .filter(|c| covered_by_permutations(c.iter().map(|&i| &candidates[i].group)))
+        .filter(|c| covered_by_permutations(c.iter().map(|&i| candidates.group(i))))
         .collect();
     let mut in_family = vec![false; posted.len()];
     for &i in components.iter().flatten() {
-        in_family[candidates[i].posted] = true;
+        in_family[candidates.list[i].posted] = true;
     }
     let mut compiled: Vec<Constraint> = posted
         .iter()
@@ -400,15 +400,10 @@ pub(crate) fn compile_with(
     // Propagators' own words follow the domains, in the order the propagators are built.
     let mut aux_next = store.len() as u32;
     for members in &components {
-        let groups: Vec<FamilyGroup> = members
-            .iter()
-            // A member's group moves into its family: only the groups outside families
-            // are read below.
-            .map(|&i| std::mem::take(&mut candidates[i].group))
-            .collect();
+        let groups: Vec<FamilyGroup> = members.iter().map(|&i| candidates.group(i)).collect();
         let width = groups
             .iter()
-            .flat_map(|g| &g.vars)
+            .flat_map(|g| g.vars)
             .map(|&v| 64 - store.first_word(v).leading_zeros())
             .max()
             .unwrap_or(0);
@@ -431,10 +426,9 @@ pub(crate) fn compile_with(
             aux_next += table.aux_words() as u32;
         }
     }
-    let outside: Vec<&Vec<usize>> = candidates
-        .iter()
-        .filter(|c| c.plain && !in_family[c.posted])
-        .map(|c| &c.group.vars)
+    let outside: Vec<&[usize]> = (0..candidates.list.len())
+        .filter(|&i| candidates.list[i].plain && !in_family[candidates.list[i].posted])
+        .map(|i| candidates.group(i).vars)
         .collect();
     compiled.extend(
         overlapping_pairs(store, &outside)
@@ -549,73 +543,110 @@ fn keeps_own_matching(posted: &Posted) -> bool {
 struct Candidate {
     /// Position among the posted constraints.
     posted: usize,
-    group: FamilyGroup,
+    /// Where its variables and shifts lie in [`Candidates`]' vectors.
+    from: usize,
+    to: usize,
+    /// As many values as variables.
+    tight: bool,
     /// No offsets and no shifts: a bit means the same value in every variable, as
     /// [`LockedValues`] needs.
     plain: bool,
 }
 
-/// The all-different groups whose value space fits one word.
-fn family_candidates(posted: &[Posted], store: &Store) -> Vec<Candidate> {
-    posted
-        .iter()
-        .enumerate()
-        .filter_map(|(p, posted)| match posted {
-            Posted::AllDifferent { vars, offsets, .. } if vars.len() >= 2 => {
-                candidate(store, p, vars, offsets)
-            }
-            _ => None,
-        })
-        .collect()
+/// The all-different groups whose value space fits one word, their variables and shifts
+/// laid out one group after the other in two vectors (two allocations in all, not two
+/// per group).
+struct Candidates {
+    list: Vec<Candidate>,
+    vars: Vec<usize>,
+    shifts: Vec<u32>,
 }
 
-/// The candidate of posted constraint `posted`, all-different over `vars[i] + offsets[i]`,
-/// when every variable has a one-word domain that stays within one word once shifted
-/// into the group's value space (as `value_space_shifts` places them); in one pass over the
-/// variables after their lowest base is found.
-fn candidate(store: &Store, posted: usize, vars: &[VarId], offsets: &Offsets) -> Option<Candidate> {
-    let base_of = |v: &VarId, c: i32| i64::from(store.layout(v.index()).base) + i64::from(c);
-    let low = vars
-        .iter()
-        .enumerate()
-        .map(|(i, v)| base_of(v, offsets.of(i)))
-        .min()?;
-    let mut group = FamilyGroup {
-        vars: Vec::with_capacity(vars.len()),
-        shifts: Vec::with_capacity(vars.len()),
-        tight: false,
-    };
-    let mut values = 0u64;
-    for (i, v) in vars.iter().enumerate() {
-        let layout = store.layout(v.index());
-        let shift = base_of(v, offsets.of(i)) - low;
-        let word = store.first_word(v.index());
-        let top = i64::from(63u32.saturating_sub(word.leading_zeros()));
-        if layout.len != 1 || shift + top >= 64 {
-            return None;
+impl Candidates {
+    fn of(posted: &[Posted], store: &Store) -> Self {
+        let entries = posted
+            .iter()
+            .map(|p| match p {
+                Posted::AllDifferent { vars, .. } => vars.len(),
+                _ => 0,
+            })
+            .sum();
+        let mut candidates = Candidates {
+            list: Vec::new(),
+            vars: Vec::with_capacity(entries),
+            shifts: Vec::with_capacity(entries),
+        };
+        for (p, posted) in posted.iter().enumerate() {
+            if let Posted::AllDifferent { vars, offsets, .. } = posted {
+                if vars.len() >= 2 {
+                    candidates.push(store, p, vars, offsets);
+                }
+            }
         }
-        values |= word << shift;
-        group.vars.push(v.index());
-        group.shifts.push(shift as u32);
+        candidates
     }
-    // As many values as variables: a permutation.
-    group.tight = values.count_ones() as usize == vars.len();
-    let plain = offsets.all_zero() && group.shifts.iter().all(|&s| s == 0);
-    Some(Candidate {
-        posted,
-        group,
-        plain,
-    })
+
+    /// Candidate `i`'s group.
+    fn group(&self, i: usize) -> FamilyGroup<'_> {
+        let c = &self.list[i];
+        FamilyGroup {
+            vars: &self.vars[c.from..c.to],
+            shifts: &self.shifts[c.from..c.to],
+            tight: c.tight,
+        }
+    }
+
+    /// Adds posted constraint `posted`, all-different over `vars[i] + offsets[i]`, when
+    /// every variable has a one-word domain that stays within one word once shifted into
+    /// the group's value space (as `value_space_shifts` places them); in one pass over
+    /// the variables after their lowest base is found.
+    fn push(&mut self, store: &Store, posted: usize, vars: &[VarId], offsets: &Offsets) {
+        let base_of = |v: &VarId, c: i32| i64::from(store.layout(v.index()).base) + i64::from(c);
+        let Some(low) = vars
+            .iter()
+            .enumerate()
+            .map(|(i, v)| base_of(v, offsets.of(i)))
+            .min()
+        else {
+            return;
+        };
+        let from = self.vars.len();
+        let mut values = 0u64;
+        let mut shifted = false;
+        for (i, v) in vars.iter().enumerate() {
+            let layout = store.layout(v.index());
+            let shift = base_of(v, offsets.of(i)) - low;
+            let word = store.first_word(v.index());
+            let top = i64::from(63u32.saturating_sub(word.leading_zeros()));
+            if layout.len != 1 || shift + top >= 64 {
+                self.vars.truncate(from);
+                self.shifts.truncate(from);
+                return;
+            }
+            values |= word << shift;
+            shifted |= shift != 0;
+            self.vars.push(v.index());
+            self.shifts.push(shift as u32);
+        }
+        self.list.push(Candidate {
+            posted,
+            from,
+            to: self.vars.len(),
+            // As many values as variables: a permutation.
+            tight: values.count_ones() as usize == vars.len(),
+            plain: offsets.all_zero() && !shifted,
+        });
+    }
 }
 
 /// True when every variable of `groups` is in one of them that is a permutation.
-fn covered_by_permutations<'a>(groups: impl Iterator<Item = &'a FamilyGroup> + Clone) -> bool {
+fn covered_by_permutations<'a>(groups: impl Iterator<Item = FamilyGroup<'a>> + Clone) -> bool {
     let Some(top) = groups.clone().flat_map(|g| g.vars.iter().copied()).max() else {
         return true;
     };
     let mut covered = vec![false; top + 1];
     for g in groups.clone().filter(|g| g.aligned() && g.tight) {
-        for &v in &g.vars {
+        for &v in g.vars {
             covered[v] = true;
         }
     }
@@ -623,8 +654,8 @@ fn covered_by_permutations<'a>(groups: impl Iterator<Item = &'a FamilyGroup> + C
 }
 
 /// The sets (of two or more) of candidate groups linked by shared variables.
-fn overlapping_components(store: &Store, candidates: &[Candidate]) -> Vec<Vec<usize>> {
-    let mut parent: Vec<usize> = (0..candidates.len()).collect();
+fn overlapping_components(store: &Store, candidates: &Candidates) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..candidates.list.len()).collect();
     fn root(parent: &mut [usize], mut i: usize) -> usize {
         while parent[i] != i {
             parent[i] = parent[parent[i]];
@@ -633,8 +664,8 @@ fn overlapping_components(store: &Store, candidates: &[Candidate]) -> Vec<Vec<us
         i
     }
     let mut owner: Vec<Option<usize>> = vec![None; store.num_vars()];
-    for (i, candidate) in candidates.iter().enumerate() {
-        for &v in &candidate.group.vars {
+    for i in 0..candidates.list.len() {
+        for &v in candidates.group(i).vars {
             match owner[v] {
                 Some(j) => {
                     let (a, b) = (root(&mut parent, i), root(&mut parent, j));
@@ -645,8 +676,8 @@ fn overlapping_components(store: &Store, candidates: &[Candidate]) -> Vec<Vec<us
         }
     }
     // Indexed by root, so that the components come in the order of their roots.
-    let mut components: Vec<Vec<usize>> = vec![Vec::new(); candidates.len()];
-    for i in 0..candidates.len() {
+    let mut components: Vec<Vec<usize>> = vec![Vec::new(); candidates.list.len()];
+    for i in 0..candidates.list.len() {
         let r = root(&mut parent, i);
         components[r].push(i);
     }
@@ -657,10 +688,7 @@ fn overlapping_components(store: &Store, candidates: &[Candidate]) -> Vec<Vec<us
 /// Pairs of plain groups of one base that share at least two variables, where at least
 /// one group is a permutation: only then can the rule ever fire, and posting it for every
 /// overlapping pair of a dense model would cost more than it finds.
-fn overlapping_pairs<'a>(
-    store: &Store,
-    groups: &[&'a Vec<usize>],
-) -> Vec<(&'a [usize], &'a [usize])> {
+fn overlapping_pairs<'a>(store: &Store, groups: &[&'a [usize]]) -> Vec<(&'a [usize], &'a [usize])> {
     if groups.len() < 2 {
         return Vec::new();
     }
@@ -686,7 +714,7 @@ fn overlapping_pairs<'a>(
                 && (is_permutation(store, vars, repeat(0))
                     || is_permutation(store, groups[b], repeat(0)))
             {
-                pairs.push((groups[a].as_slice(), groups[b].as_slice()));
+                pairs.push((groups[a], groups[b]));
             }
         }
     }

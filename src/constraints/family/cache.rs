@@ -33,7 +33,7 @@ fn fingerprint(groups: &[FamilyGroup]) -> u64 {
     let mut h = groups.len() as u64;
     for g in groups {
         h = add(h, g.vars.len() as u64 * 2 + u64::from(g.tight));
-        for (&v, &shift) in g.vars.iter().zip(&g.shifts) {
+        for (&v, &shift) in g.vars.iter().zip(g.shifts) {
             h = add(h, v as u64 | u64::from(shift) << 32);
         }
     }
@@ -55,7 +55,7 @@ impl Family {
                     && group
                         .vars
                         .iter()
-                        .zip(&group.shifts)
+                        .zip(group.shifts)
                         .zip(&self.group_cells[from..to])
                         .zip(&self.group_shifts[from..to])
                         .all(|(((&v, &s), &cell), &shift)| {

@@ -25,7 +25,7 @@ impl Family {
         let top = groups.iter().flat_map(|g| g.vars.iter().copied()).max();
         let mut local_of = vec![u32::MAX; top.map_or(0, |v| v + 1)];
         for group in groups {
-            for &v in &group.vars {
+            for &v in group.vars {
                 local_of[v] = 0;
             }
         }
@@ -183,7 +183,7 @@ impl GroupRows {
         for group in groups {
             let from = cells.len();
             cells.extend(group.vars.iter().map(|&v| local(v)));
-            shifts.extend_from_slice(&group.shifts);
+            shifts.extend_from_slice(group.shifts);
             for &c in &cells[from..] {
                 cell_start[c as usize + 1] += 1;
             }
@@ -317,7 +317,7 @@ impl PeerRows {
             touched_words.clear();
             for &(g, own) in memberships {
                 let group = &groups[g as usize];
-                for (&v, &theirs) in group.vars.iter().zip(&group.shifts) {
+                for (&v, &theirs) in group.vars.iter().zip(group.shifts) {
                     let c = local(v);
                     if c as usize == cell {
                         continue;

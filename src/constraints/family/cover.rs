@@ -269,34 +269,38 @@ mod tests {
     use super::super::FamilyGroup;
     use super::*;
 
-    /// A group without shifts, as many values as cells.
-    fn plain(vars: Vec<usize>) -> FamilyGroup {
-        FamilyGroup {
-            shifts: vec![0; vars.len()],
-            vars,
-            tight: true,
-        }
+    /// Shifts of zero for groups of up to this many cells.
+    const ZEROS: [u32; 16] = [0; 16];
+
+    /// Groups without shifts, as many values as cells, over the cell lists `cells`.
+    fn plain(cells: &[Vec<usize>]) -> Vec<FamilyGroup<'_>> {
+        cells
+            .iter()
+            .map(|vars| FamilyGroup {
+                vars,
+                shifts: &ZEROS[..vars.len()],
+                tight: true,
+            })
+            .collect()
     }
 
-    /// The boxes of `rows` × `cols` cells of a board of side `rows * cols`.
-    fn boxes(rows: usize, cols: usize) -> impl Iterator<Item = FamilyGroup> {
+    /// The cells of each box of `rows` × `cols` cells of a board of side `rows * cols`.
+    fn boxes(rows: usize, cols: usize) -> impl Iterator<Item = Vec<usize>> {
         let n = rows * cols;
         (0..n).map(move |b| {
             let (top, left) = (b / (n / cols) * rows, b % (n / cols) * cols);
-            plain(
-                (0..n)
-                    .map(|k| (top + k / cols) * n + left + k % cols)
-                    .collect(),
-            )
+            (0..n)
+                .map(|k| (top + k / cols) * n + left + k % cols)
+                .collect()
         })
     }
 
     /// A 4×4 Sudoku's rows and boxes, and their intersecting pairs as the family's
     /// compiler lays them out.
     fn four_by_four_pairs() -> (Vec<PairParts>, Vec<u32>) {
-        let rows = (0..4).map(|r| plain((0..4).map(|c| r * 4 + c).collect()));
-        let groups: Vec<FamilyGroup> = rows.chain(boxes(2, 2)).collect();
-        pairs_of(&groups, 16)
+        let rows = (0..4).map(|r| (0..4).map(|c| r * 4 + c).collect());
+        let cells: Vec<Vec<usize>> = rows.chain(boxes(2, 2)).collect();
+        pairs_of(&plain(&cells), 16)
     }
 
     #[test]
@@ -355,12 +359,12 @@ mod tests {
             let n: usize = rows * cols;
             let lines = (0..n).flat_map(|i| {
                 [
-                    plain((0..n).map(|c| i * n + c).collect()),
-                    plain((0..n).map(|r| r * n + i).collect()),
+                    (0..n).map(|c| i * n + c).collect(),
+                    (0..n).map(|r| r * n + i).collect(),
                 ]
             });
-            let groups: Vec<FamilyGroup> = lines.chain(boxes(rows, cols)).collect();
-            let (pairs, cells) = pairs_of(&groups, n * n);
+            let groups: Vec<Vec<usize>> = lines.chain(boxes(rows, cols)).collect();
+            let (pairs, cells) = pairs_of(&plain(&groups), n * n);
             assert!(!pairs.is_empty());
             assert!(
                 SegmentCover::new(&pairs, &cells, n * n).is_some(),

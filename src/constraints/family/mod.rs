@@ -57,17 +57,21 @@ const MAX_REMOVALS: usize = 1 << 16;
 /// One group of a family: its variables and where each one's bit 0 lies in the group's
 /// value space (all zero for a plain group; `x[i] + c[i]` groups such as N-Queens diagonals
 /// have shifts).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct FamilyGroup {
-    pub(crate) vars: Vec<usize>,
-    pub(crate) shifts: Vec<u32>,
+///
+/// A group borrows its variables and shifts (from the compiler's candidate lists, which
+/// hold every group's in two vectors): a model built per puzzle then allocates nothing per
+/// group here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct FamilyGroup<'a> {
+    pub(crate) vars: &'a [usize],
+    pub(crate) shifts: &'a [u32],
     /// As many values as variables (Sudoku's units, N-Queens' rows): its hidden singles
     /// and pigeonhole need a look after every change. Looser groups (N-Queens' diagonals)
     /// act only through the peers of fixed cells.
     pub(crate) tight: bool,
 }
 
-impl FamilyGroup {
+impl FamilyGroup<'_> {
     /// No shifts: a bit means the same value in every variable.
     pub(crate) fn aligned(&self) -> bool {
         self.shifts.iter().all(|&s| s == 0)
