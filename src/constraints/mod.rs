@@ -548,6 +548,8 @@ struct Candidate {
     to: usize,
     /// As many values as variables.
     tight: bool,
+    /// Some variable has a nonzero shift.
+    shifted: bool,
     /// No offsets and no shifts: a bit means the same value in every variable, as
     /// [`LockedValues`] needs.
     plain: bool,
@@ -593,6 +595,7 @@ impl Candidates {
             vars: &self.vars[c.from..c.to],
             shifts: &self.shifts[c.from..c.to],
             tight: c.tight,
+            aligned: !c.shifted,
         }
     }
 
@@ -634,6 +637,7 @@ impl Candidates {
             to: self.vars.len(),
             // As many values as variables: a permutation.
             tight: values.count_ones() as usize == vars.len(),
+            shifted,
             plain: offsets.all_zero() && !shifted,
         });
     }
@@ -663,15 +667,21 @@ fn overlapping_components(store: &Store, candidates: &Candidates) -> Vec<Vec<usi
         }
         i
     }
-    let mut owner: Vec<Option<usize>> = vec![None; store.num_vars()];
+    // The first candidate holding each variable (`usize::MAX`: none yet).
+    let mut owner: Vec<usize> = vec![usize::MAX; store.num_vars()];
     for i in 0..candidates.list.len() {
+        // The root of i's set, kept as unions move it: i is a root when its turn comes.
+        let mut ri = i;
         for &v in candidates.group(i).vars {
             match owner[v] {
-                Some(j) => {
-                    let (a, b) = (root(&mut parent, i), root(&mut parent, j));
-                    parent[a] = b;
+                usize::MAX => owner[v] = i,
+                j => {
+                    let rj = root(&mut parent, j);
+                    if rj != ri {
+                        parent[ri] = rj;
+                        ri = rj;
+                    }
                 }
-                None => owner[v] = Some(i),
             }
         }
     }

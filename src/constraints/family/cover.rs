@@ -280,6 +280,7 @@ mod tests {
                 vars,
                 shifts: &ZEROS[..vars.len()],
                 tight: true,
+                aligned: true,
             })
             .collect()
     }

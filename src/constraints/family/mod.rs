@@ -61,7 +61,7 @@ const MAX_REMOVALS: usize = 1 << 16;
 /// A group borrows its variables and shifts (from the compiler's candidate lists, which
 /// hold every group's in two vectors): a model built per puzzle then allocates nothing per
 /// group here.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FamilyGroup<'a> {
     pub(crate) vars: &'a [usize],
     pub(crate) shifts: &'a [u32],
@@ -69,12 +69,16 @@ pub(crate) struct FamilyGroup<'a> {
     /// and pigeonhole need a look after every change. Looser groups (N-Queens' diagonals)
     /// act only through the peers of fixed cells.
     pub(crate) tight: bool,
+    /// No shifts: a bit means the same value in every variable (whoever builds a group
+    /// sets it to whether every shift is zero).
+    pub(crate) aligned: bool,
 }
 
 impl FamilyGroup<'_> {
     /// No shifts: a bit means the same value in every variable.
     pub(crate) fn aligned(&self) -> bool {
-        self.shifts.iter().all(|&s| s == 0)
+        debug_assert_eq!(self.aligned, self.shifts.iter().all(|&s| s == 0));
+        self.aligned
     }
 }
 

@@ -42,8 +42,11 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
     let skip = if puzzle.regions.is_some() { 0 } else { n };
     let cage_groups = puzzle.cages.iter().filter(|c| c.cells.len() > 1).count();
     let groups = puzzle.groups_beyond_lines();
+    let mut group_vars: Vec<VarId> = Vec::with_capacity(n);
     for group in &groups[skip..groups.len() - cage_groups] {
-        m.all_different_with(&vars(group), consistency)?;
+        group_vars.clear();
+        group_vars.extend(group.iter().map(|&c| cells[c]));
+        m.all_different_with(&group_vars, consistency)?;
     }
     // A pair that must differ is posted as a group of two, not as `x ≠ y`: the groups
     // then join the units' family, whose rule for a fixed value clears it from all the
