@@ -403,10 +403,15 @@ pub(crate) fn compile_with(
         let groups: Vec<FamilyGroup> = members.iter().map(|&i| candidates.group(i)).collect();
         let width = groups
             .iter()
-            .flat_map(|g| g.vars)
-            .map(|&v| 64 - store.first_word(v).leading_zeros())
-            .max()
-            .unwrap_or(0);
+            .map(|g| {
+                g.vars
+                    .iter()
+                    .map(|&v| store.first_word(v))
+                    .fold(0, |a, w| a | w)
+            })
+            .fold(0u64, |a, w| a | w);
+        // The highest bit any variable of the family can take, plus one.
+        let width = 64 - width.leading_zeros();
         let family = Family::shared(&groups, width, |v| store.layout(v).start, aux_next);
         aux_next += family.aux_words() as u32;
         compiled.push(Constraint::Family(family));
@@ -645,7 +650,11 @@ impl Candidates {
 
 /// True when every variable of `groups` is in one of them that is a permutation.
 fn covered_by_permutations<'a>(groups: impl Iterator<Item = FamilyGroup<'a>> + Clone) -> bool {
-    let Some(top) = groups.clone().flat_map(|g| g.vars.iter().copied()).max() else {
+    let top = groups
+        .clone()
+        .map(|g| g.vars.iter().copied().max().unwrap_or(0))
+        .max();
+    let Some(top) = top else {
         return true;
     };
     let mut covered = vec![false; top + 1];
@@ -654,7 +663,7 @@ fn covered_by_permutations<'a>(groups: impl Iterator<Item = FamilyGroup<'a>> + C
             covered[v] = true;
         }
     }
-    groups.flat_map(|g| g.vars.iter()).all(|&v| covered[v])
+    groups.clone().all(|g| g.vars.iter().all(|&v| covered[v]))
 }
 
 /// The sets (of two or more) of candidate groups linked by shared variables.

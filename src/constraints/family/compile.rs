@@ -22,7 +22,10 @@ impl Family {
         // Local indices by table lookup: compiling asks for them once per group entry and
         // per peer entry. The table first marks the members, which then come out in order
         // without a sort.
-        let top = groups.iter().flat_map(|g| g.vars.iter().copied()).max();
+        let top = groups
+            .iter()
+            .filter_map(|g| g.vars.iter().copied().max())
+            .max();
         let mut local_of = vec![u32::MAX; top.map_or(0, |v| v + 1)];
         for group in groups {
             for &v in group.vars {
