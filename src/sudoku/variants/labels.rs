@@ -122,10 +122,19 @@ fn connected_as_bits(cells: &[usize], n: usize, board: usize) -> bool {
         // A cell off the board, or one listed twice.
         return false;
     }
+    set_is_connected(set, n)
+}
+
+/// Whether the cells of the bitset `set` (bit `c` for cell `c`) of a board of side `n`
+/// (at most 128 cells) are orthogonally connected; true for no cells.
+pub fn set_is_connected(set: u128, n: usize) -> bool {
+    if set == 0 {
+        return true;
+    }
     // The cells of the first column: a step left or right must not wrap around a row.
     let first_column = (0..n).fold(0u128, |acc, r| acc | 1 << (r * n));
     let last_column = first_column << (n - 1);
-    let mut reached = 1u128 << cells[0];
+    let mut reached = 1u128 << set.trailing_zeros();
     loop {
         let grown = reached
             | (reached & !last_column) << 1
