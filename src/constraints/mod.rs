@@ -609,11 +609,11 @@ impl Candidates {
     /// the group's value space (as `value_space_shifts` places them); in one pass over
     /// the variables after their lowest base is found.
     fn push(&mut self, store: &Store, posted: usize, vars: &[VarId], offsets: &Offsets) {
-        let base_of = |v: &VarId, c: i32| i64::from(store.layout(v.index()).base) + i64::from(c);
+        let base_of = |i: usize, base: i32| i64::from(base) + i64::from(offsets.of(i));
         let Some(low) = vars
             .iter()
             .enumerate()
-            .map(|(i, v)| base_of(v, offsets.of(i)))
+            .map(|(i, v)| base_of(i, store.layout(v.index()).base))
             .min()
         else {
             return;
@@ -623,8 +623,8 @@ impl Candidates {
         let mut shifted = false;
         for (i, v) in vars.iter().enumerate() {
             let layout = store.layout(v.index());
-            let shift = base_of(v, offsets.of(i)) - low;
-            let word = store.first_word(v.index());
+            let shift = base_of(i, layout.base) - low;
+            let word = store.word_at(layout.start as usize);
             let top = i64::from(63u32.saturating_sub(word.leading_zeros()));
             if layout.len != 1 || shift + top >= 64 {
                 self.vars.truncate(from);
