@@ -216,7 +216,7 @@ impl Model {
         self.check_vars(vars)?;
         check_distinct(vars)?;
         self.post_validated(Posted::AllDifferent {
-            vars: vars.to_vec(),
+            vars: vars.into(),
             offsets,
             consistency,
         });
