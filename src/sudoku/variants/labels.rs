@@ -79,6 +79,12 @@ pub fn connected(cells: &[usize], n: usize) -> bool {
     if let Some(board) = n.checked_mul(n).filter(|&b| b <= 128) {
         return connected_as_bits(cells, n, board);
     }
+    connected_by_flood_fill(cells, n, first)
+}
+
+/// [`connected`] by a flood fill from `first` over a vector of cell states (boards of
+/// any size).
+fn connected_by_flood_fill(cells: &[usize], n: usize, first: usize) -> bool {
     // Per cell of the board: 1 when in `cells`, 2 once reached from the first.
     let mut state = vec![0u8; n * n];
     for &c in cells {
@@ -172,34 +178,6 @@ mod tests {
         assert!(connected(&[2, 5], 3));
     }
 
-    /// The flood fill over a vector of states, the reference for the bitset one.
-    fn connected_by_flood_fill(cells: &[usize], n: usize) -> bool {
-        let mut state = vec![0u8; n * n];
-        for &c in cells {
-            state[c] = 1;
-        }
-        let mut stack = vec![cells[0]];
-        state[cells[0]] = 2;
-        let mut reached = 1;
-        while let Some(c) = stack.pop() {
-            let (r, k) = (c / n, c % n);
-            let next = [
-                (k + 1 < n).then(|| c + 1),
-                (k > 0).then(|| c - 1),
-                (r + 1 < n).then(|| c + n),
-                (r > 0).then(|| c - n),
-            ];
-            for x in next.into_iter().flatten() {
-                if state[x] == 1 {
-                    state[x] = 2;
-                    reached += 1;
-                    stack.push(x);
-                }
-            }
-        }
-        reached == cells.len()
-    }
-
     #[test]
     fn bitset_connectivity_agrees_with_a_flood_fill() {
         let mut rng = crate::xorshift::XorShift(7);
@@ -214,7 +192,7 @@ mod tests {
                 cells.truncate(size);
                 assert_eq!(
                     connected(&cells, n),
-                    connected_by_flood_fill(&cells, n),
+                    connected_by_flood_fill(&cells, n, cells[0]),
                     "{cells:?} on side {n}"
                 );
             }

@@ -332,6 +332,12 @@ fn regions_of_labels(field: &str, n: usize) -> Result<Vec<usize>, VariantError> 
         }
     }
     let unlabelled = labels.iter().filter(|l| **l == ".").count();
+    no_unlabelled_cells(unlabelled, n)?;
+    Ok(region)
+}
+
+/// A region field's error for `unlabelled` cells labelled `.`, if any.
+fn no_unlabelled_cells(unlabelled: usize, n: usize) -> Result<(), VariantError> {
     if unlabelled > 0 {
         return Err(VariantError::RegionSize {
             label: ".".into(),
@@ -339,7 +345,7 @@ fn regions_of_labels(field: &str, n: usize) -> Result<Vec<usize>, VariantError> 
             expected: n,
         });
     }
-    Ok(region)
+    Ok(())
 }
 
 /// [`regions`] of a line of one-byte labels on a board of at most 128 cells: each cell's
@@ -389,13 +395,7 @@ fn regions_of_bytes(labels: &[u8], n: usize) -> Result<Vec<usize>, VariantError>
             });
         }
     }
-    if unlabelled > 0 {
-        return Err(VariantError::RegionSize {
-            label: ".".into(),
-            found: unlabelled,
-            expected: n,
-        });
-    }
+    no_unlabelled_cells(unlabelled, n)?;
     Ok(region)
 }
 
