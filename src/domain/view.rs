@@ -78,11 +78,21 @@ impl<'a> DomainView<'a> {
 
     /// The smallest value left, or `None` when empty.
     pub fn min(&self) -> Option<i32> {
+        if let ViewRepr::Bits { base, words } = self.repr {
+            // The first nonzero word's lowest bit, without an iterator.
+            let (k, &w) = words.iter().enumerate().find(|&(_, &w)| w != 0)?;
+            return Some(value_at(base, k * 64 + w.trailing_zeros() as usize));
+        }
         self.iter().next()
     }
 
     /// The largest value left, or `None` when empty.
     pub fn max(&self) -> Option<i32> {
+        if let ViewRepr::Bits { base, words } = self.repr {
+            // The last nonzero word's highest bit, without an iterator.
+            let (k, &w) = words.iter().enumerate().rev().find(|&(_, &w)| w != 0)?;
+            return Some(value_at(base, k * 64 + 63 - w.leading_zeros() as usize));
+        }
         self.iter().next_back()
     }
 
@@ -243,6 +253,8 @@ mod tests {
                 .collect();
             let view = DomainView::bits(base, &words);
             assert_eq!(view.iter().collect::<Vec<_>>(), expected);
+            assert_eq!(view.min(), expected.first().copied());
+            assert_eq!(view.max(), expected.last().copied());
             let mut backwards: Vec<i32> = view.iter().rev().collect();
             backwards.reverse();
             assert_eq!(backwards, expected);
