@@ -6,6 +6,7 @@ use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
 use super::{Family, FamilyGroup, Taken, LANES, MAX_REMOVALS, NO_RUN, SMALL};
 use super::{GroupScan, PairParts};
+use crate::bits::set_bits;
 
 impl Family {
     /// The family of `groups`, whose variables' words sit at `word_of(var)`.
@@ -377,12 +378,13 @@ impl PeerRows {
         if !lists {
             return rows;
         }
-        // The peer lists read off the rows, their length known first.
+        // The peer lists read off the rows into slots made first.
         let entries = rows.bits.iter().map(|w| w.count_ones() as usize).sum();
-        rows.cells.reserve_exact(entries);
+        rows.cells.resize(entries, 0);
+        let mut at = 0;
         for row in rows.bits.chunks(masks.words.max(1)).take(n) {
-            push_set_bits(&mut rows.cells, row.len(), |k| row[k]);
-            rows.start.push(rows.cells.len() as u32);
+            at = write_set_bits(&mut rows.cells, at, row.len(), |k| row[k]);
+            rows.start.push(at as u32);
         }
         rows
     }
@@ -488,10 +490,9 @@ fn pairs_of_width<const W: usize>(
         .sum::<usize>();
     let mut pairs = Vec::with_capacity(2 * groups.len());
     let mut pair_cells = Vec::with_capacity((4 * entries).min(1 << 14));
-    let aligned: Vec<bool> = groups.iter().map(FamilyGroup::aligned).collect();
-    for a in (0..groups.len()).filter(|&a| aligned[a]) {
+    for a in (0..groups.len()).filter(|&a| groups[a].aligned()) {
         let ma = of(a);
-        for b in (a + 1..groups.len()).filter(|&b| aligned[b]) {
+        for b in (a + 1..groups.len()).filter(|&b| groups[b].aligned()) {
             let mb = of(b);
             // Most pairs share at most one cell: passed over with a few word operations.
             let common: u32 = ma.iter().zip(mb).map(|(x, y)| (x & y).count_ones()).sum();
@@ -529,27 +530,12 @@ fn write_set_bits(
     word: impl Fn(usize) -> u64,
 ) -> usize {
     for k in 0..words {
-        let mut w = word(k);
-        while w != 0 {
-            out[at] = (k * 64) as u32 + w.trailing_zeros();
+        for b in set_bits(word(k)) {
+            out[at] = (k * 64 + b) as u32;
             at += 1;
-            w &= w - 1;
         }
     }
     at
-}
-
-/// Appends the positions of the set bits of the `words` words `word(k)` (word `k`
-/// holding bits `64k..`).
-#[inline(always)]
-fn push_set_bits(out: &mut Vec<u32>, words: usize, word: impl Fn(usize) -> u64) {
-    for k in 0..words {
-        let mut w = word(k);
-        while w != 0 {
-            out.push((k * 64) as u32 + w.trailing_zeros());
-            w &= w - 1;
-        }
-    }
 }
 
 /// For each of `n` cells, `pair_words` words: the pairs in which it lies outside the

@@ -131,11 +131,12 @@ fn connected_as_bits(cells: &[usize], n: usize, board: usize) -> bool {
     set_is_connected(set, n)
 }
 
-/// Whether the cells of the bitset `set` (bit `c` for cell `c`) of a board of side `n`
-/// (at most 128 cells) are orthogonally connected; true for no cells.
+/// Whether the cells of the bitset `set` (bit `c` for cell `c`, every cell on the board)
+/// of a board of side `n` (at most 128 cells) are orthogonally connected; true for no
+/// cells.
 pub fn set_is_connected(set: u128, n: usize) -> bool {
-    if set == 0 {
-        return true;
+    if set == 0 || n == 0 {
+        return set == 0;
     }
     // The cells of the first column: a step left or right must not wrap around a row.
     let first_column = (0..n).fold(0u128, |acc, r| acc | 1 << (r * n));
