@@ -74,6 +74,13 @@ thread_local! {
     static RECENT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Forgets the families this thread kept, so that the next model compiles its own (a
+/// family compiled afresh starts without its pairs: see `PairsLater`).
+#[cfg(test)]
+pub(crate) fn forget_kept_families() {
+    RECENT.with(|recent| recent.borrow_mut().clear());
+}
+
 impl Family {
     /// [`Family::new`], or the family this thread last compiled from the same groups,
     /// store words and auxiliary start.

@@ -49,24 +49,21 @@ impl Family {
         } else {
             PeerRows::new(groups, &rows.by_cell, &local)
         };
-        let (pairs, pair_cells) = intersecting_pairs(groups, &masks);
-        let pair_words = pairs.len().div_ceil(64);
-        let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
         let tight: Vec<bool> = groups.iter().map(|g| g.tight).collect();
-        let cell_marks = if groups.len() <= 64 && pair_words <= 1 {
-            marks_per_cell(&rows.by_cell, &tight, &cell_pairs)
+        // A family with a view builds its pairs when a run first needs them: puzzles that
+        // the first propagation solves by singles never do (see `PairsLater`).
+        let tables = if viewed {
+            PairTables::without_pairs(n, &rows.start, &rows.cells, &tight)
         } else {
-            Vec::new()
+            let aligned_group = |g: usize| groups[g].aligned();
+            PairTables::new(
+                aligned_group,
+                (&masks.masks, masks.words),
+                n,
+                (&rows.start, &rows.cells),
+                &tight,
+            )
         };
-        let same_marks = match cell_marks.split_first() {
-            Some((first, rest)) if rest.iter().all(|m| m == first) => Some(*first),
-            _ => None,
-        };
-        let all_marks = (!cell_marks.is_empty()).then(|| {
-            cell_marks
-                .iter()
-                .fold([0, 0], |[g, p], &[mg, mp]| [g | mg, p | mp])
-        });
         let words: Vec<u32> = vars.iter().map(|&v| word_of(v)).collect();
         let consecutive = words.windows(2).all(|w| w[1] == w[0] + 1);
         // Every cell a peer of every other (N-Queens: one group holds them all), no
@@ -74,7 +71,7 @@ impl Family {
         // removals), and the removals laid out over all cells fit the table's budget.
         let row = n.next_multiple_of(LANES);
         let dense = !aligned
-            && pairs.is_empty()
+            && tables.pairs.is_empty()
             && row <= 64
             && (0..n).all(|c| peers.len_of(c) + 1 == n)
             && n * row * width as usize <= MAX_REMOVALS;
@@ -102,13 +99,7 @@ impl Family {
             let peer_bits = std::mem::take(&mut peers.bits);
             ValueView::new(n, peer_bits, masks.masks, width, aux_start)
         });
-        let box_lines = box_line_records(&pairs, &pair_cells, n);
-        let cover = if box_lines.is_empty() {
-            SegmentCover::new(&pairs, &pair_cells, n)
-        } else {
-            None
-        };
-        Family {
+        let mut family = Family {
             taken,
             dense,
             row,
@@ -117,11 +108,6 @@ impl Family {
             first_word: words.first().copied().filter(|_| consecutive),
             words,
             aligned,
-            cell_marks,
-            same_marks,
-            all_marks,
-            cell_pairs,
-            pair_words,
             tight,
             scans: rows.scans(groups),
             vars,
@@ -133,12 +119,152 @@ impl Family {
             peer_start: peers.start,
             peers: peers.cells,
             peer_pattern: peers.pattern,
-            segments: Segments::new(&box_lines),
-            union_words: cover.as_ref().map_or(0, SegmentCover::segments),
-            cover,
-            box_lines,
+            cell_marks: Vec::new(),
+            same_marks: None,
+            all_marks: None,
+            cell_pairs: Vec::new(),
+            pair_words: 0,
+            pairs: Vec::new(),
+            pair_cells: Vec::new(),
+            box_lines: Vec::new(),
+            segments: Segments::default(),
+            cover: None,
+            union_words: 0,
+            pair_slots: 0,
+            union_slots: 0,
+            pairs_later: None,
+        };
+        family.set_pair_tables(tables);
+        if viewed {
+            // The work keeps room for the pairs to come, each segment being some pair's
+            // intersection.
+            let most_pairs = family.most_pairs();
+            family.pair_slots = most_pairs.div_ceil(64);
+            family.union_slots = most_pairs;
+            family.pairs_later = Some(Box::default());
+        } else {
+            family.pair_slots = family.pair_words;
+            family.union_slots = family.union_words;
+        }
+        family
+    }
+
+    /// This family with its intersecting pairs, built from its groups' bitsets in the
+    /// view (a family defers its pairs only when it has a view, whose groups are all
+    /// aligned).
+    pub(super) fn with_pairs(&self) -> Family {
+        let mut family = Family {
+            pairs_later: None,
+            ..self.clone()
+        };
+        if let Some(view) = &self.view {
+            family.set_pair_tables(PairTables::new(
+                |_| true,
+                (&view.group_bits, view.cell_words),
+                self.vars.len(),
+                (&self.group_start, &self.group_cells),
+                &self.tight,
+            ));
+        }
+        family
+    }
+
+    fn set_pair_tables(&mut self, tables: PairTables) {
+        let PairTables {
             pairs,
             pair_cells,
+            pair_words,
+            cell_pairs,
+            cell_marks,
+            box_lines,
+            cover,
+        } = tables;
+        self.same_marks = match cell_marks.split_first() {
+            Some((first, rest)) if rest.iter().all(|m| m == first) => Some(*first),
+            _ => None,
+        };
+        self.all_marks = (!cell_marks.is_empty()).then(|| {
+            cell_marks
+                .iter()
+                .fold([0, 0], |[g, p], &[mg, mp]| [g | mg, p | mp])
+        });
+        self.cell_marks = cell_marks;
+        self.cell_pairs = cell_pairs;
+        self.pair_words = pair_words;
+        self.segments = Segments::new(&box_lines);
+        self.union_words = cover.as_ref().map_or(0, SegmentCover::segments);
+        self.cover = cover;
+        self.box_lines = box_lines;
+        self.pairs = pairs;
+        self.pair_cells = pair_cells;
+    }
+}
+
+/// What the locked-values rule needs: the intersecting pairs, which cells' changes touch
+/// them, and the layouts a sweep reads them through; with each cell's marks.
+struct PairTables {
+    pairs: Vec<PairParts>,
+    pair_cells: Vec<u32>,
+    pair_words: usize,
+    cell_pairs: Vec<u64>,
+    cell_marks: Vec<[u64; 2]>,
+    box_lines: Vec<[u8; 15]>,
+    cover: Option<SegmentCover>,
+}
+
+impl PairTables {
+    /// The tables of groups over `n` cells, pairing those for which `aligned` holds: the
+    /// groups' cells as bitsets (`masks`, rows of `words` words) and as compressed rows
+    /// (`group_cells` from `group_start`).
+    fn new(
+        aligned: impl Fn(usize) -> bool,
+        (masks, words): (&[u64], usize),
+        n: usize,
+        (group_start, group_cells): (&[u32], &[u32]),
+        tight: &[bool],
+    ) -> Self {
+        let (pairs, pair_cells) = intersecting_pairs(aligned, masks, words);
+        let pair_words = pairs.len().div_ceil(64);
+        let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
+        let cell_marks = if tight.len() <= 64 && pair_words <= 1 {
+            marks_per_cell(n, group_start, group_cells, tight, &cell_pairs)
+        } else {
+            Vec::new()
+        };
+        let box_lines = box_line_records(&pairs, &pair_cells, n);
+        let cover = if box_lines.is_empty() {
+            SegmentCover::new(&pairs, &pair_cells, n)
+        } else {
+            None
+        };
+        PairTables {
+            pairs,
+            pair_cells,
+            pair_words,
+            cell_pairs,
+            cell_marks,
+            box_lines,
+            cover,
+        }
+    }
+
+    /// The tables of a family of `n` cells whose pairs come later: none, and each cell's
+    /// marks of its tight groups (group `g`'s cells are `group_cells[group_start[g]..
+    /// group_start[g + 1]]`).
+    fn without_pairs(n: usize, group_start: &[u32], group_cells: &[u32], tight: &[bool]) -> Self {
+        let cell_marks = if tight.len() <= 64 {
+            marks_per_cell(n, group_start, group_cells, tight, &[])
+        } else {
+            Vec::new()
+        };
+        PairTables {
+            pairs: Vec::new(),
+            pair_cells: Vec::new(),
+            pair_words: 0,
+            cell_pairs: Vec::new(),
+            cell_marks,
+            box_lines: Vec::new(),
+            cover: None,
         }
     }
 }
@@ -435,7 +561,8 @@ impl PeerRows {
 #[cfg(test)]
 pub(super) fn pairs_of(groups: &[FamilyGroup], n: usize) -> (Vec<PairParts>, Vec<u32>) {
     let rows = GroupRows::new(groups, n, &|v| v as u32);
-    intersecting_pairs(groups, &GroupMasks::new(&rows, n))
+    let masks = GroupMasks::new(&rows, n);
+    intersecting_pairs(|g| groups[g].aligned(), &masks.masks, masks.words)
 }
 
 /// Each cell's peers into `bits` (zeroed, a row of `masks.words` words per cell): the
@@ -461,38 +588,44 @@ fn peer_unions<const W: usize>(by_cell: &ByCell, masks: &GroupMasks, bits: &mut 
     }
 }
 
-/// Every two aligned groups sharing at least two cells, as bounds into the returned
-/// cells: the shared cells, the cells only in the first group, those only in the second.
-fn intersecting_pairs(groups: &[FamilyGroup], masks: &GroupMasks) -> (Vec<PairParts>, Vec<u32>) {
+/// Every two groups for which `aligned` holds sharing at least two cells, as bounds into
+/// the returned cells: the shared cells, the cells only in the first group, those only in
+/// the second. The groups' cells are the bitsets `masks`, rows of `words` words.
+fn intersecting_pairs(
+    aligned: impl Fn(usize) -> bool,
+    masks: &[u64],
+    words: usize,
+) -> (Vec<PairParts>, Vec<u32>) {
     // Bitsets of a length known at compile time unroll (most families have at most 128
     // cells).
-    match masks.words {
-        1 => pairs_of_width::<1>(groups, masks),
-        2 => pairs_of_width::<2>(groups, masks),
-        _ => pairs_of_width::<0>(groups, masks),
+    match words {
+        1 => pairs_of_width::<1>(aligned, masks, words),
+        2 => pairs_of_width::<2>(aligned, masks, words),
+        _ => pairs_of_width::<0>(aligned, masks, words),
     }
 }
 
-/// [`intersecting_pairs`] over bitsets of `W` words (0: of `masks.words` words).
+/// [`intersecting_pairs`] over bitsets of `W` words (0: of `words` words).
 fn pairs_of_width<const W: usize>(
-    groups: &[FamilyGroup],
-    masks: &GroupMasks,
+    aligned: impl Fn(usize) -> bool,
+    masks: &[u64],
+    words: usize,
 ) -> (Vec<PairParts>, Vec<u32>) {
-    let words = if W == 0 { masks.words } else { W };
-    let of = |g: usize| &masks.masks[g * words..(g + 1) * words];
+    let words = if W == 0 { words } else { W };
+    if words == 0 {
+        return (Vec::new(), Vec::new());
+    }
+    let groups = masks.len() / words;
+    let of = |g: usize| &masks[g * words..(g + 1) * words];
     // Room for as many pairs as two per group, of about two groups' cells each (a 9×9
     // board's boxes and lines, or its jigsaw regions and lines, fit), so that the vectors
     // rarely grow.
-    let entries = masks
-        .masks
-        .iter()
-        .map(|w| w.count_ones() as usize)
-        .sum::<usize>();
-    let mut pairs = Vec::with_capacity(2 * groups.len());
+    let entries = masks.iter().map(|w| w.count_ones() as usize).sum::<usize>();
+    let mut pairs = Vec::with_capacity(2 * groups);
     let mut pair_cells = Vec::with_capacity((4 * entries).min(1 << 14));
-    for a in (0..groups.len()).filter(|&a| groups[a].aligned()) {
+    for a in (0..groups).filter(|&a| aligned(a)) {
         let ma = of(a);
-        for b in (a + 1..groups.len()).filter(|&b| groups[b].aligned()) {
+        for b in (a + 1..groups).filter(|&b| aligned(b)) {
             let mb = of(b);
             // Most pairs share at most one cell: passed over with a few word operations.
             let common: u32 = ma.iter().zip(mb).map(|(x, y)| (x & y).count_ones()).sum();
@@ -555,20 +688,29 @@ fn cells_outside_pairs(
     cell_pairs
 }
 
-/// Each cell's tight groups and the pairs it lies outside of, as two words (at most 64
+/// Each of `n` cells' tight groups (group `g`'s cells are `group_cells[group_start[g]..
+/// group_start[g + 1]]`) and the pairs it lies outside of, as two words (at most 64
 /// groups and one word of pairs: see [`Family::cell_marks`]).
-fn marks_per_cell(by_cell: &ByCell, tight: &[bool], cell_pairs: &[u64]) -> Vec<[u64; 2]> {
-    by_cell
-        .iter()
-        .enumerate()
-        .map(|(c, m)| {
-            let groups = m
-                .iter()
-                .filter(|&&(g, _)| tight[g as usize])
-                .fold(0u64, |acc, &(g, _)| acc | 1 << g);
-            [groups, cell_pairs.get(c).copied().unwrap_or(0)]
-        })
-        .collect()
+fn marks_per_cell(
+    n: usize,
+    group_start: &[u32],
+    group_cells: &[u32],
+    tight: &[bool],
+    cell_pairs: &[u64],
+) -> Vec<[u64; 2]> {
+    let mut marks = vec![[0u64; 2]; n];
+    for (g, bounds) in group_start.windows(2).enumerate() {
+        if tight[g] {
+            for &c in &group_cells[bounds[0] as usize..bounds[1] as usize] {
+                marks[c as usize][0] |= 1 << g;
+            }
+        }
+    }
+    // One word of pairs per cell, if any.
+    for (mark, &pairs) in marks.iter_mut().zip(cell_pairs) {
+        mark[1] = pairs;
+    }
+    marks
 }
 
 /// Each pair's cells as one box-line record (shared, A's, B's), when every pair has the

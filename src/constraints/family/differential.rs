@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+use super::cache::forget_kept_families;
+use super::pairs_later::PairsLater;
 use crate::constraints::{compile_with, Constraint, Families};
 use crate::propagate::{Engine, Watchers};
 use crate::store::Store;
@@ -85,6 +87,11 @@ fn random_model(layout: &Layout, keep: u64, strength: Consistency, random: &mut 
 
 /// The domains after propagating the root, or `None` on a conflict.
 fn root_fixed_point(model: &Model, families: Families) -> Option<Vec<Vec<i32>>> {
+    root_propagated(model, families).0
+}
+
+/// [`root_fixed_point`], with the compiled constraints after the propagation.
+fn root_propagated(model: &Model, families: Families) -> (Option<Vec<Vec<i32>>>, Vec<Constraint>) {
     let laid_out = Store::new(model.domains());
     let constraints: Vec<Constraint> = compile_with(model.posted(), &laid_out, families);
     let aux = constraints.iter().map(Constraint::aux_words).sum();
@@ -95,7 +102,7 @@ fn root_fixed_point(model: &Model, families: Families) -> Option<Vec<Vec<i32>>> 
     let mut scratch = vec![0; scratch_words.unwrap_or(0)];
     engine.reset();
     if engine.store.any_empty() || engine.propagate(&constraints, &mut scratch).is_err() {
-        return None;
+        return (None, constraints);
     }
     let store = &engine.store;
     let domains = (0..store.num_vars())
@@ -108,7 +115,7 @@ fn root_fixed_point(model: &Model, families: Families) -> Option<Vec<Vec<i32>>> 
                 .collect()
         })
         .collect();
-    Some(domains)
+    (Some(domains), constraints)
 }
 
 /// Every solution of `layout` over `domains`, by backtracking over the variables in order.
@@ -159,6 +166,9 @@ fn check(layout: &Layout, cases: usize, (keep_from, keep_to): (u64, u64), seed: 
             Consistency::Fast
         };
         let model = random_model(layout, keep, strength, &mut random);
+        // Each case compiles its own family, which builds its pairs (if it has any) only
+        // if the run needs them.
+        forget_kept_families();
         let family = root_fixed_point(&model, Families::Formed);
         let separate = root_fixed_point(&model, Families::Never);
         assert_eq!(family, separate, "case {case}: {strength:?}, keep {keep} %");
@@ -201,4 +211,110 @@ fn queens_layouts_reach_the_fixed_point_of_separate_groups() {
     for n in 4..=9 {
         check(&queens(n), 200, (45, 95), 0x7777 + n as u64);
     }
+}
+
+/// A layout of irregular regions: an n×n square's rows and columns, and its cells cut
+/// into n regions of n cells each by a random walk over the cells in snake order, so that
+/// regions straddle rows and columns.
+fn jigsaw(n: usize, random: &mut XorShift) -> Layout {
+    let mut layout = latin(n);
+    let snake: Vec<usize> = (0..n)
+        .flat_map(|r| (0..n).map(move |c| r * n + if r % 2 == 0 { c } else { n - 1 - c }))
+        .collect();
+    // A random rotation of the snake, so that the regions' cuts fall anywhere.
+    let shift = (random.next_u64() % (n * n) as u64) as usize;
+    for k in 0..n {
+        let cells = (0..n)
+            .map(|i| snake[(shift + k * n + i) % (n * n)])
+            .collect();
+        layout.groups.push(plain(cells));
+    }
+    layout
+}
+
+#[test]
+fn jigsaw_boards_reach_the_fixed_point_of_separate_groups() {
+    let mut random = XorShift(0x9191);
+    for n in [4, 5] {
+        for _ in 0..3 {
+            let layout = jigsaw(n, &mut random);
+            let seed = random.next_u64();
+            check(&layout, 60, (45, 95), seed);
+        }
+    }
+}
+
+/// The pairs of the family among `constraints` as a run left them: `Some(true)` built,
+/// `Some(false)` still to come, `None` for a family that had them from the start.
+fn pairs_built(constraints: &[Constraint]) -> Option<bool> {
+    constraints.iter().find_map(|c| match c {
+        Constraint::Family(family) => family
+            .pairs_later
+            .as_deref()
+            .map(|later| PairsLater::built(later).is_some()),
+        _ => None,
+    })
+}
+
+#[test]
+fn a_family_builds_its_pairs_only_when_a_run_leaves_cells_open() {
+    let layout = sudoku(2, 2);
+    // Every cell fixed but one, to a solution: fixed values settle it.
+    let solution = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+    let mut model = Model::new();
+    let vars = model.new_vars(16, 1..=4).expect("variables");
+    for (&var, &value) in vars.iter().zip(&solution).skip(1) {
+        model.fix(var, value).expect("a value of the domain");
+    }
+    for (group, _) in &layout.groups {
+        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
+        model.all_different(&group).expect("group");
+    }
+    forget_kept_families();
+    let (domains, constraints) = root_propagated(&model, Families::Formed);
+    let fixed: Vec<Vec<i32>> = solution.iter().map(|&v| vec![v]).collect();
+    assert_eq!(domains, Some(fixed));
+    assert_eq!(pairs_built(&constraints), Some(false));
+    // No givens: every cell stays open, and the run goes on with pairs.
+    let mut model = Model::new();
+    let vars = model.new_vars(16, 1..=4).expect("variables");
+    for (group, _) in &layout.groups {
+        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
+        model.all_different(&group).expect("group");
+    }
+    forget_kept_families();
+    let (domains, constraints) = root_propagated(&model, Families::Formed);
+    assert_eq!(
+        domains.map(|d| d.iter().all(|values| values.len() == 4)),
+        Some(true)
+    );
+    assert_eq!(pairs_built(&constraints), Some(true));
+}
+
+#[test]
+fn a_run_that_builds_the_pairs_sweeps_every_one() {
+    // A 4×4 board whose only deduction is a locked value: 1 has left the bottom row of the
+    // top-left box, so in that box it lies in the top row, and leaves the top row's other
+    // cells. No cell is fixed and no value has one place: the run that settles without
+    // pairs changed nothing, so only a sweep of every pair finds it.
+    let layout = sudoku(2, 2);
+    let mut model = Model::new();
+    let vars = model.new_vars(16, 1..=4).expect("variables");
+    for cell in [4, 5] {
+        model
+            .remove_value(vars[cell], 1)
+            .expect("a value of the domain");
+    }
+    for (group, _) in &layout.groups {
+        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
+        model.all_different(&group).expect("group");
+    }
+    forget_kept_families();
+    let (domains, constraints) = root_propagated(&model, Families::Formed);
+    assert_eq!(pairs_built(&constraints), Some(true));
+    let domains = domains.expect("no conflict");
+    for cell in [2, 3, 4, 5] {
+        assert_eq!(domains[cell], vec![2, 3, 4], "cell {cell}");
+    }
+    assert_eq!(Some(domains), root_fixed_point(&model, Families::Never));
 }

@@ -70,7 +70,7 @@ impl Family {
     /// fixed value has left its peers): then no value can be locked anywhere, since each
     /// group holds each of its values in one cell, shared by every group through it.
     #[inline]
-    fn all_fixed<S: Shape>(&self, work: &Work<'_, S>) -> bool {
+    pub(super) fn all_fixed<S: Shape>(&self, work: &Work<'_, S>) -> bool {
         self.view::<S>()
             .is_some_and(|view| self.holds_every_cell(&work.places[view.fixed_at()..]))
     }

@@ -18,7 +18,8 @@
 //! its families need.
 //!
 //! The files follow a run's order: [`compile`] builds a family from its groups once per
-//! model (peer lists, intersecting pairs, removal tables, [`view`], [`segments`]); a run
+//! model (peer lists, intersecting pairs, removal tables, [`view`], [`segments`]; a family
+//! with a view builds its pairs when a run first needs them: [`pairs_later`]); a run
 //! ([`Family::run`], here) starts with [`load`], then alternates [`fixed_values`] (rule 1),
 //! [`hidden_singles`] (rules 2 and 3 on dirty groups) and [`locked`] (locked values on
 //! touched pairs) until nothing changes, marking what each change dirties ([`marks`]), and
@@ -36,6 +37,7 @@ mod hidden_singles;
 mod load;
 mod locked;
 mod marks;
+mod pairs_later;
 mod segments;
 mod shape;
 mod view;
@@ -43,6 +45,7 @@ mod view;
 use std::marker::PhantomData;
 
 use self::cover::SegmentCover;
+use self::pairs_later::PairsLater;
 use self::segments::Segments;
 use self::shape::{Dense, General, Shape, Viewed, Work};
 use self::view::ValueView;
@@ -146,6 +149,17 @@ pub(crate) struct Family {
     cover: Option<SegmentCover>,
     /// The cover's segments (0 without one): scratch words for their unions.
     union_words: usize,
+    /// The words a run's work holds for the touched and the sweeping pairs (each) and
+    /// for the segments' unions: `pair_words` and `union_words`, or in a family whose
+    /// pairs come later, bounds on those of the family with them, which keeps the same
+    /// (see [`PairsLater`]).
+    pair_slots: usize,
+    union_slots: usize,
+    /// For a family compiled without its pairs (then all the pair tables above are
+    /// empty): the copy of the family with them, built when a run first needs them.
+    /// Boxed: a family holding its cell inline would be interior-mutable, and the
+    /// compiler could then no longer take its fields as fixed through a run.
+    pairs_later: Option<Box<PairsLater>>,
     /// No group has shifts: a bit means the same value in every cell.
     aligned: bool,
     /// The store index of the first cell's word when the cells' words are consecutive.
@@ -319,8 +333,8 @@ impl Family {
             + self.view_words()
             + self.vars.len().div_ceil(64)
             + self.num_groups().div_ceil(64)
-            + 2 * self.pair_words
-            + self.union_words
+            + 2 * self.pair_slots
+            + self.union_slots
     }
 
     /// After a run of this family failed, with `scratch` as that run left it: the
@@ -349,6 +363,49 @@ impl Family {
 
     /// [`Family::propagate`] for a family of shape `S`.
     fn run<S: Shape>(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        // Once a run built this family's pairs, the family with them runs in its place.
+        let family = self
+            .pairs_later
+            .as_deref()
+            .and_then(PairsLater::built)
+            .unwrap_or(self);
+        family.run_from::<S>(e, scratch, false)
+    }
+
+    /// A run from the store's domains, or with `resumed` from the working state that a run
+    /// of this family compiled without pairs settled in (see [`PairsLater`]).
+    fn run_from<S: Shape>(
+        &self,
+        e: &mut Engine,
+        scratch: &mut [u64],
+        resumed: bool,
+    ) -> Result<(), Conflict> {
+        let mut work = self.work::<S>(scratch);
+        if resumed {
+            self.touch_every_pair(&mut work);
+        } else {
+            clear(work.changed);
+            clear(work.dirty);
+            clear(work.touched);
+            if self.load(e, &mut work) {
+                self.start_afresh(&mut work)?;
+            }
+        }
+        self.settle(&mut work)?;
+        if let Some(later) = &self.pairs_later {
+            if !self.all_fixed(&work) {
+                // Settled without pairs, with cells still open: on in the family with
+                // them, whose work has the same layout.
+                return later.with_pairs(self).run_from::<S>(e, scratch, true);
+            }
+        }
+        self.write_back(e, &work);
+        Ok(())
+    }
+
+    /// The working state of a run, laid out in `scratch`.
+    #[inline(always)]
+    fn work<'a, S: Shape>(&self, scratch: &'a mut [u64]) -> Work<'a, S> {
         let n = self.vars.len();
         let bits = self.num_groups().div_ceil(64);
         let (masks, rest) = scratch[..self.scratch_words()].split_at_mut(self.span());
@@ -356,14 +413,14 @@ impl Family {
         let (places, rest) = rest.split_at_mut(self.view_words());
         let (changed, rest) = rest.split_at_mut(n.div_ceil(64));
         let (dirty, rest) = rest.split_at_mut(bits);
-        let (touched, rest) = rest.split_at_mut(self.pair_words);
+        let (touched, rest) = rest.split_at_mut(self.pair_slots);
         // Only shapes with pairs sweep them (N-Queens' dense family has none).
         let (sweeping, unions) = if S::PAIRS {
-            rest.split_at_mut(self.pair_words)
+            rest.split_at_mut(self.pair_slots)
         } else {
             (rest, Default::default())
         };
-        let mut work = Work::<S> {
+        Work {
             masks,
             stack,
             places,
@@ -375,23 +432,27 @@ impl Family {
             sweeping,
             unions,
             shape: PhantomData,
-        };
-        clear(work.changed);
-        clear(work.dirty);
-        clear(work.touched);
-        if self.load(e, &mut work) {
-            self.start_afresh(&mut work)?;
         }
+    }
+
+    /// The rules run in turn until none changes anything.
+    #[inline(always)]
+    fn settle<S: Shape>(&self, work: &mut Work<'_, S>) -> Result<(), Conflict> {
         loop {
-            self.eliminate_fixed_values(&mut work)?;
+            self.eliminate_fixed_values(work)?;
             if let Some(g) = take_first(work.dirty) {
-                self.hidden_singles(g, &mut work)?;
+                self.hidden_singles(g, work)?;
                 continue;
             }
-            if !self.apply_locked_values(&mut work)? {
-                break;
+            if !self.apply_locked_values(work)? {
+                return Ok(());
             }
         }
+    }
+
+    /// Writes the cells a run changed (and the view and taken values) to the store.
+    #[inline(always)]
+    fn write_back<S: Shape>(&self, e: &mut Engine, work: &Work<'_, S>) {
         if let (Some(first), true) = (self.first_word, e.watches_alone()) {
             // Nobody else watches the cells (Sudoku, N-Queens): plain writes, saved for
             // undo, with no watch list to consult.
@@ -443,6 +504,5 @@ impl Family {
                 }
             }
         }
-        Ok(())
     }
 }
