@@ -320,7 +320,9 @@ pub(crate) fn compile_with(
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
         .filter(|_| families == Families::Formed)
-        .filter(|c| covered_by_permutations(c.iter().map(|&i| candidates.group(i))))
+        .filter(|c| {
+            covered_by_permutations(c.iter().map(|&i| candidates.group(i)), store.num_vars())
+        })
         .collect();
     let mut in_family = vec![false; posted.len()];
     for &i in components.iter().flatten() {
@@ -609,6 +611,10 @@ impl Candidates {
     /// the group's value space (as `value_space_shifts` places them); in one pass over
     /// the variables after their lowest base is found.
     fn push(&mut self, store: &Store, posted: usize, vars: &[VarId], offsets: &Offsets) {
+        if let (Some(words), Offsets::Zero) = (store.uniform_words(), offsets) {
+            self.push_unshifted(words, posted, vars);
+            return;
+        }
         let base_of = |i: usize, base: i32| i64::from(base) + i64::from(offsets.of(i));
         let Some(low) = vars
             .iter()
@@ -646,18 +652,35 @@ impl Candidates {
             plain: offsets.all_zero() && !shifted,
         });
     }
+
+    /// [`Candidates::push`] of a group without offsets over a uniform store (every
+    /// variable's one word, `words`, with one base): no shifts, and every group fits.
+    fn push_unshifted(&mut self, words: &[u64], posted: usize, vars: &[VarId]) {
+        let from = self.vars.len();
+        let mut values = 0u64;
+        for v in vars {
+            values |= words[v.index()];
+            self.vars.push(v.index());
+        }
+        self.shifts.resize(self.vars.len(), 0);
+        self.list.push(Candidate {
+            posted,
+            from,
+            to: self.vars.len(),
+            tight: values.count_ones() as usize == vars.len(),
+            shifted: false,
+            plain: true,
+        });
+    }
 }
 
-/// True when every variable of `groups` is in one of them that is a permutation.
-fn covered_by_permutations<'a>(groups: impl Iterator<Item = FamilyGroup<'a>> + Clone) -> bool {
-    let top = groups
-        .clone()
-        .map(|g| g.vars.iter().copied().max().unwrap_or(0))
-        .max();
-    let Some(top) = top else {
-        return true;
-    };
-    let mut covered = vec![false; top + 1];
+/// True when every variable of `groups` (variables below `num_vars`) is in one of them
+/// that is a permutation.
+fn covered_by_permutations<'a>(
+    groups: impl Iterator<Item = FamilyGroup<'a>> + Clone,
+    num_vars: usize,
+) -> bool {
+    let mut covered = vec![false; num_vars];
     for g in groups.clone().filter(|g| g.aligned() && g.tight) {
         for &v in g.vars {
             covered[v] = true;
