@@ -250,45 +250,45 @@ impl Watchers {
             let last = changes_start.last().copied().unwrap_or(0);
             changes_start.push(last + t.div_ceil(64));
         }
-        let row = |starts: &[u32], v: usize| starts[v] as usize..starts[v + 1] as usize;
-        let sole: Vec<u32> = (0..num_vars)
-            .map(|v| {
-                let (c, f) = (&change[row(&change_start, v)], &fix[row(&fix_start, v)]);
-                match (c, f) {
-                    ([only], []) | ([], [only]) => *only,
-                    ([], []) => NO_CONSTRAINT,
-                    _ => MANY_CONSTRAINTS,
+        // Each variable's sole watcher and its single change watch, in one pass.
+        let mut sole = Vec::with_capacity(num_vars);
+        let mut single_change = Vec::with_capacity(num_vars);
+        for (c, f) in change_start.windows(2).zip(fix_start.windows(2)) {
+            let (from, changes, fixes) = (c[0] as usize, c[1] - c[0], f[1] - f[0]);
+            sole.push(match (changes, fixes) {
+                (1, 0) => change[from],
+                (0, 1) => fix[f[0] as usize],
+                (0, 0) => NO_CONSTRAINT,
+                _ => MANY_CONSTRAINTS,
+            });
+            single_change.push(match (changes, fixes) {
+                (1, 0) => {
+                    let (only, local) = (change[from], change_local[from]);
+                    if local == UNTRACKED {
+                        SingleWatch {
+                            constraint: only,
+                            word: UNTRACKED,
+                            bit: 0,
+                        }
+                    } else {
+                        SingleWatch {
+                            constraint: only,
+                            word: changes_start[only as usize] + local / 64,
+                            bit: local % 64,
+                        }
+                    }
                 }
-            })
-            .collect();
+                _ => SingleWatch {
+                    constraint: NO_CONSTRAINT,
+                    word: UNTRACKED,
+                    bit: 0,
+                },
+            });
+        }
         let alone = constraints
             .iter()
             .enumerate()
             .map(|(c, constraint)| constraint.vars().iter().all(|&v| sole[v] == c as u32))
-            .collect();
-        let single_change = (0..num_vars)
-            .map(|v| {
-                let rows = row(&change_start, v);
-                let (c, local) = (&change[rows.clone()], &change_local[rows]);
-                let f = &fix[row(&fix_start, v)];
-                match (c, local, f) {
-                    ([only], [UNTRACKED], []) => SingleWatch {
-                        constraint: *only,
-                        word: UNTRACKED,
-                        bit: 0,
-                    },
-                    ([only], [local], []) => SingleWatch {
-                        constraint: *only,
-                        word: changes_start[*only as usize] + local / 64,
-                        bit: local % 64,
-                    },
-                    _ => SingleWatch {
-                        constraint: NO_CONSTRAINT,
-                        word: UNTRACKED,
-                        bit: 0,
-                    },
-                }
-            })
             .collect();
         Watchers {
             single_change,

@@ -320,9 +320,7 @@ pub(crate) fn compile_with(
     let components: Vec<Vec<usize>> = overlapping_components(store, &candidates)
         .into_iter()
         .filter(|_| families == Families::Formed)
-        .filter(|c| {
-            covered_by_permutations(c.iter().map(|&i| candidates.group(i)), store.num_vars())
-        })
+        .filter(|c| candidates.covered_by_permutations(c, store.num_vars()))
         .collect();
     let mut in_family = vec![false; posted.len()];
     for &i in components.iter().flatten() {
@@ -403,15 +401,9 @@ pub(crate) fn compile_with(
     let mut aux_next = store.len() as u32;
     for members in &components {
         let groups: Vec<FamilyGroup> = members.iter().map(|&i| candidates.group(i)).collect();
-        let width = groups
+        let width = members
             .iter()
-            .map(|g| {
-                g.vars
-                    .iter()
-                    .map(|&v| store.first_word(v))
-                    .fold(0, |a, w| a | w)
-            })
-            .fold(0u64, |a, w| a | w);
+            .fold(0u64, |a, &i| a | candidates.list[i].words);
         // The highest bit any variable of the family can take, plus one.
         let width = 64 - width.leading_zeros();
         let family = Family::shared(&groups, width, |v| store.layout(v).start, aux_next);
@@ -560,6 +552,8 @@ struct Candidate {
     /// No offsets and no shifts: a bit means the same value in every variable, as
     /// [`LockedValues`] needs.
     plain: bool,
+    /// The union of its variables' words, unshifted.
+    words: u64,
 }
 
 /// The all-different groups whose value space fits one word, their variables and shifts
@@ -626,6 +620,7 @@ impl Candidates {
         };
         let from = self.vars.len();
         let mut values = 0u64;
+        let mut union = 0u64;
         let mut shifted = false;
         for (i, v) in vars.iter().enumerate() {
             let layout = store.layout(v.index());
@@ -638,6 +633,7 @@ impl Candidates {
                 return;
             }
             values |= word << shift;
+            union |= word;
             shifted |= shift != 0;
             self.vars.push(v.index());
             self.shifts.push(shift as u32);
@@ -650,6 +646,7 @@ impl Candidates {
             tight: values.count_ones() as usize == vars.len(),
             shifted,
             plain: offsets.all_zero() && !shifted,
+            words: union,
         });
     }
 
@@ -657,11 +654,10 @@ impl Candidates {
     /// variable's one word, `words`, with one base): no shifts, and every group fits.
     fn push_unshifted(&mut self, words: &[u64], posted: usize, vars: &[VarId]) {
         let from = self.vars.len();
-        let mut values = 0u64;
-        for v in vars {
-            values |= words[v.index()];
-            self.vars.push(v.index());
-        }
+        self.vars.extend(vars.iter().map(|v| v.index()));
+        let values = self.vars[from..]
+            .iter()
+            .fold(0u64, |acc, &v| acc | words[v]);
         self.shifts.resize(self.vars.len(), 0);
         self.list.push(Candidate {
             posted,
@@ -670,7 +666,18 @@ impl Candidates {
             tight: values.count_ones() as usize == vars.len(),
             shifted: false,
             plain: true,
+            words: values,
         });
+    }
+
+    /// Whether every variable of candidates `members` lies in one of them that is a
+    /// permutation.
+    fn covered_by_permutations(&self, members: &[usize], num_vars: usize) -> bool {
+        // Most often every group is a permutation without shifts (Sudoku's units).
+        members
+            .iter()
+            .all(|&i| self.list[i].tight && !self.list[i].shifted)
+            || covered_by_permutations(members.iter().map(|&i| self.group(i)), num_vars)
     }
 }
 

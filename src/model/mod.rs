@@ -610,21 +610,31 @@ pub(super) fn check_distinct(vars: &[VarId]) -> Result<(), ModelError> {
 }
 
 /// True when `vars` lie within 128 consecutive indices and no index repeats: one bit per
-/// index in a window from the smallest, no comparisons between variables. False proves
-/// nothing (the window may be too narrow): the slower checks then find the repeat.
+/// index in a window from the smallest, and the bits set as many as the variables (a
+/// repeat sets a bit twice), with no branch per variable. False proves nothing (the
+/// window may be too narrow): the slower checks then find the repeat.
 fn all_distinct_in_a_window(vars: &[VarId]) -> bool {
-    let Some(low) = vars.iter().map(|v| v.index()).min() else {
+    let Some(first) = vars.first() else {
         return true;
     };
-    let mut seen = 0u128;
+    let (mut low, mut high) = (first.index(), first.index());
     for v in vars {
-        let offset = v.index() - low;
-        if offset >= 128 || seen >> offset & 1 == 1 {
-            return false;
-        }
-        seen |= 1 << offset;
+        low = low.min(v.index());
+        high = high.max(v.index());
     }
-    true
+    if high - low < 64 {
+        let seen = vars
+            .iter()
+            .fold(0u64, |seen, v| seen | 1 << (v.index() - low));
+        seen.count_ones() as usize == vars.len()
+    } else if high - low < 128 {
+        let seen = vars
+            .iter()
+            .fold(0u128, |seen, v| seen | 1 << (v.index() - low));
+        seen.count_ones() as usize == vars.len()
+    } else {
+        false
+    }
 }
 
 /// [`check_distinct`] on a sorted copy.
@@ -668,6 +678,13 @@ mod tests {
     fn short_lists_report_the_repeat_a_sorted_copy_reports() {
         // Every list of up to six variables among four.
         agrees_with_the_sorted_check([0, 1, 2, 3], 6);
+    }
+
+    #[test]
+    fn lists_in_the_two_word_window_report_the_repeat_a_sorted_copy_reports() {
+        // Spans of 64 to 127 indices take the quick check's 128-bit window.
+        agrees_with_the_sorted_check([0, 63, 64, 127], 5);
+        agrees_with_the_sorted_check([3, 70, 90, 100], 5);
     }
 
     #[test]
