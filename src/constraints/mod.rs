@@ -567,15 +567,12 @@ struct Candidates {
 
 impl Candidates {
     fn of(posted: &[Posted], store: &Store) -> Self {
-        let entries = posted
-            .iter()
-            .map(|p| match p {
-                Posted::AllDifferent { vars, .. } => vars.len(),
-                _ => 0,
-            })
-            .sum();
+        let (groups, entries) = posted.iter().fold((0, 0), |(groups, entries), p| match p {
+            Posted::AllDifferent { vars, .. } => (groups + 1, entries + vars.len()),
+            _ => (groups, entries),
+        });
         let mut candidates = Candidates {
-            list: Vec::new(),
+            list: Vec::with_capacity(groups),
             vars: Vec::with_capacity(entries),
             shifts: Vec::with_capacity(entries),
         };

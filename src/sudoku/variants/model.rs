@@ -26,6 +26,17 @@ const TABLE_LIMIT: usize = 2_000;
 /// [`SudokuError::Model`] only if the engine rejects the model, which a parsed puzzle
 /// cannot cause.
 pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError> {
+    let (mut m, cells) = rules(puzzle)?;
+    for (i, &d) in puzzle.board.cells().iter().enumerate() {
+        if d != 0 {
+            m.fix(cells[i], i32::from(d))?;
+        }
+    }
+    Ok((m, cells))
+}
+
+/// [`model`] without the givens: the puzzle's rules.
+fn rules(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError> {
     let n = puzzle.side();
     let consistency = if n >= 16 {
         Consistency::Domain
@@ -33,8 +44,8 @@ pub fn model(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError>
         Consistency::Fast
     };
     let (mut m, cells) = match &puzzle.regions {
-        None => sudoku::model_with(&puzzle.board, consistency)?,
-        Some(_) => latin_square(&puzzle.board, consistency)?,
+        None => sudoku::templates::template(&puzzle.board, consistency)?,
+        Some(_) => latin_square(n, consistency)?,
     };
     let vars = |group: &[usize]| -> Vec<VarId> { group.iter().map(|&c| cells[c]).collect() };
     // Boxes come first after the lines; the template has posted them (and the lines)
@@ -136,12 +147,9 @@ fn combination_digits(
     Ok(())
 }
 
-/// Rows and columns all-different, the jigsaw regions of `puzzle` added by the caller.
-fn latin_square(
-    board: &Board,
-    consistency: Consistency,
-) -> Result<(Model, Vec<VarId>), SudokuError> {
-    let n = board.side();
+/// Rows and columns of a board of side `n` all-different, the jigsaw regions added by the
+/// caller.
+fn latin_square(n: usize, consistency: Consistency) -> Result<(Model, Vec<VarId>), SudokuError> {
     let mut m = Model::new();
     let top = i32::try_from(n).map_err(|_| SudokuError::from(crate::ModelError::EmptyDomain))?;
     let cells = m.new_vars(n * n, 1..=top)?;
@@ -153,11 +161,6 @@ fn latin_square(
         line.clear();
         line.extend((0..n).map(|r| cells[r * n + i]));
         m.all_different_with(&line, consistency)?;
-    }
-    for (i, &d) in board.cells().iter().enumerate() {
-        if d != 0 {
-            m.fix(cells[i], i32::from(d))?;
-        }
     }
     Ok((m, cells))
 }
@@ -219,11 +222,7 @@ impl VariantSolver {
     pub fn load(&mut self, puzzle: &VariantPuzzle) -> Result<(&mut Solver, &[VarId]), SudokuError> {
         let structure = Structure::of(puzzle);
         if self.built.as_ref().is_none_or(|(s, _, _)| *s != structure) {
-            let rules = VariantPuzzle {
-                board: Board::empty(puzzle.board.shape())?,
-                ..puzzle.clone()
-            };
-            let (m, cells) = model(&rules)?;
+            let (m, cells) = rules(puzzle)?;
             let mut solver = Solver::new(&m);
             sudoku::configure(&mut solver, &puzzle.board);
             self.built = Some((structure, solver, cells));
