@@ -21,23 +21,24 @@ impl Family {
         aux_start: u32,
     ) -> Self {
         // Local indices by table lookup: compiling asks for them once per group entry and
-        // per peer entry. The table first marks the members, which then come out in order
-        // without a sort.
-        let top = groups
+        // per peer entry. The members are gathered as a bitset of variables, so that they
+        // come out in order without a sort; when they are the variables 0, 1, 2, ... (a
+        // puzzle's cells) each is its own local index and no table is made.
+        let members = member_bits(groups);
+        let vars: Vec<usize> = members
             .iter()
-            .filter_map(|g| g.vars.iter().copied().max())
-            .max();
-        let mut local_of = vec![u32::MAX; top.map_or(0, |v| v + 1)];
-        for group in groups {
-            for &v in group.vars {
-                local_of[v] = 0;
+            .enumerate()
+            .flat_map(|(k, &w)| set_bits(w).map(move |b| k * 64 + b))
+            .collect();
+        let identity = vars.last().is_none_or(|&last| last + 1 == vars.len());
+        let mut local_of = Vec::new();
+        if !identity {
+            local_of = vec![u32::MAX; vars.last().map_or(0, |&v| v + 1)];
+            for (i, &v) in vars.iter().enumerate() {
+                local_of[v] = i as u32;
             }
         }
-        let vars: Vec<usize> = (0..local_of.len()).filter(|&v| local_of[v] == 0).collect();
-        for (i, &v) in vars.iter().enumerate() {
-            local_of[v] = i as u32;
-        }
-        let local = |v: usize| local_of.get(v).copied().unwrap_or(0);
+        let local = |v: usize| local_of.get(v).copied().unwrap_or(v as u32);
         let n = vars.len();
         let rows = GroupRows::new(groups, n, &local);
         let masks = GroupMasks::new(&rows, n);
@@ -267,6 +268,21 @@ impl PairTables {
             cover: None,
         }
     }
+}
+
+/// The variables of `groups` as a bitset (bit `v % 64` of word `v / 64`).
+fn member_bits(groups: &[FamilyGroup]) -> Vec<u64> {
+    let mut members: Vec<u64> = Vec::new();
+    for group in groups {
+        for &v in group.vars {
+            let word = v / 64;
+            if word >= members.len() {
+                members.resize(word + 1, 0);
+            }
+            members[word] |= 1 << (v % 64);
+        }
+    }
+    members
 }
 
 /// Each group's cells (local indices) and shifts as compressed rows, and each cell's

@@ -318,3 +318,24 @@ fn a_run_that_builds_the_pairs_sweeps_every_one() {
     }
     assert_eq!(Some(domains), root_fixed_point(&model, Families::Never));
 }
+
+/// `layout` over variables `gap..`, after `gap` variables in no group: a family whose
+/// variables are not the first ones, with local indices of its own.
+fn after(gap: usize, layout: Layout) -> Layout {
+    Layout {
+        vars: layout.vars + gap,
+        values: layout.values,
+        groups: layout
+            .groups
+            .into_iter()
+            .map(|(vars, offsets)| (vars.into_iter().map(|v| v + gap).collect(), offsets))
+            .collect(),
+    }
+}
+
+#[test]
+fn families_over_later_variables_reach_the_fixed_point_of_separate_groups() {
+    check(&after(2, latin(3)), 100, (45, 95), 0xA1A1);
+    check(&after(3, sudoku(2, 2)), 60, (60, 95), 0xB2B2);
+    check(&after(1, queens(5)), 100, (45, 95), 0xC3C3);
+}
