@@ -61,7 +61,7 @@ impl Family {
                 aligned_group,
                 (&masks.masks, masks.words),
                 n,
-                (&rows.start, &rows.cells),
+                TightMarks::Rows(&rows.start, &rows.cells),
                 &tight,
             )
         };
@@ -163,7 +163,7 @@ impl Family {
                 |_| true,
                 (&view.group_bits, view.cell_words),
                 self.vars.len(),
-                (&self.group_start, &self.group_cells),
+                TightMarks::Known(&self.cell_marks),
                 &self.tight,
             ));
         }
@@ -213,24 +213,39 @@ struct PairTables {
     cover: Option<SegmentCover>,
 }
 
+/// Where each cell's marks of its tight groups come from: the groups' cells (group `g`'s
+/// are `cells[start[g]..start[g + 1]]`), or the marks a family compiled without pairs
+/// already has (each cell's tight groups, and a pairs word to be replaced).
+enum TightMarks<'a> {
+    Rows(&'a [u32], &'a [u32]),
+    Known(&'a [[u64; 2]]),
+}
+
 impl PairTables {
     /// The tables of groups over `n` cells, pairing those for which `aligned` holds: the
-    /// groups' cells as bitsets (`masks`, rows of `words` words) and as compressed rows
-    /// (`group_cells` from `group_start`).
+    /// groups' cells as bitsets (`masks`, rows of `words` words), and each cell's marks of
+    /// its tight groups from `tight_marks`.
     fn new(
         aligned: impl Fn(usize) -> bool,
         (masks, words): (&[u64], usize),
         n: usize,
-        (group_start, group_cells): (&[u32], &[u32]),
+        tight_marks: TightMarks<'_>,
         tight: &[bool],
     ) -> Self {
         let (pairs, pair_cells) = intersecting_pairs(aligned, masks, words);
         let pair_words = pairs.len().div_ceil(64);
         let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
-        let cell_marks = if tight.len() <= 64 && pair_words <= 1 {
-            marks_per_cell(n, group_start, group_cells, tight, &cell_pairs)
-        } else {
-            Vec::new()
+        let cell_marks = match tight_marks {
+            _ if tight.len() > 64 || pair_words > 1 => Vec::new(),
+            TightMarks::Rows(group_start, group_cells) => {
+                marks_per_cell(n, group_start, group_cells, tight, &cell_pairs)
+            }
+            // One word of pairs per cell, if any, beside the known groups' word.
+            TightMarks::Known(known) => known
+                .iter()
+                .enumerate()
+                .map(|(c, &[groups, _])| [groups, cell_pairs.get(c).copied().unwrap_or(0)])
+                .collect(),
         };
         let box_lines = box_line_records(&pairs, &pair_cells, n);
         let cover = if box_lines.is_empty() {
@@ -632,17 +647,23 @@ fn pairs_of_width<const W: usize>(
         return (Vec::new(), Vec::new());
     }
     let groups = masks.len() / words;
-    let of = |g: usize| &masks[g * words..(g + 1) * words];
     // Room for as many pairs as two per group, of about two groups' cells each (a 9×9
     // board's boxes and lines, or its jigsaw regions and lines, fit), so that the vectors
     // rarely grow.
     let entries = masks.iter().map(|w| w.count_ones() as usize).sum::<usize>();
     let mut pairs = Vec::with_capacity(2 * groups);
     let mut pair_cells = Vec::with_capacity((4 * entries).min(1 << 14));
-    for a in (0..groups).filter(|&a| aligned(a)) {
-        let ma = of(a);
-        for b in (a + 1..groups).filter(|&b| aligned(b)) {
-            let mb = of(b);
+    // Rows walked as chunks (of a length known at compile time when `W` is), with no
+    // index to check per pair.
+    let rows = masks.chunks_exact(words);
+    for (a, ma) in rows.clone().enumerate() {
+        if !aligned(a) {
+            continue;
+        }
+        for (b, mb) in rows.clone().enumerate().skip(a + 1) {
+            if !aligned(b) {
+                continue;
+            }
             // Most pairs share at most one cell: passed over with a few word operations.
             let common: u32 = ma.iter().zip(mb).map(|(x, y)| (x & y).count_ones()).sum();
             if common < 2 {
