@@ -545,7 +545,7 @@ struct Candidate {
     /// Where its variables and shifts lie in [`Candidates`]' vectors.
     from: usize,
     to: usize,
-    /// As many values as variables.
+    /// At most as many values as variables: a permutation, or no solution (a pigeonhole).
     tight: bool,
     /// Some variable has a nonzero shift.
     shifted: bool,
@@ -639,8 +639,9 @@ impl Candidates {
             posted,
             from,
             to: self.vars.len(),
-            // As many values as variables: a permutation.
-            tight: values.count_ones() as usize == vars.len(),
+            // As many values as variables: a permutation (fewer: no solution, which the
+            // scans of tight groups find).
+            tight: values.count_ones() as usize <= vars.len(),
             shifted,
             plain: offsets.all_zero() && !shifted,
             words: union,
@@ -660,7 +661,7 @@ impl Candidates {
             posted,
             from,
             to: self.vars.len(),
-            tight: values.count_ones() as usize == vars.len(),
+            tight: values.count_ones() as usize <= vars.len(),
             shifted: false,
             plain: true,
             words: values,

@@ -62,8 +62,17 @@ fn queens(n: usize) -> Layout {
 }
 
 /// `layout` with each value kept in each domain with probability `keep` %, and each group
-/// of the given strength.
-fn random_model(layout: &Layout, keep: u64, strength: Consistency, random: &mut XorShift) -> Model {
+/// of the given strength. With `aligned`, every variable is made over `1..=values` and
+/// loses the values not kept, so that a bit means the same value in every domain and the
+/// family gets a value-major view (and its pairs come later); else each variable is made
+/// from its values, with a base of its own, and the family takes the general shape.
+fn random_model(
+    layout: &Layout,
+    keep: u64,
+    strength: Consistency,
+    aligned: bool,
+    random: &mut XorShift,
+) -> Model {
     let mut model = Model::new();
     let vars: Vec<VarId> = (0..layout.vars)
         .map(|_| {
@@ -73,7 +82,16 @@ fn random_model(layout: &Layout, keep: u64, strength: Consistency, random: &mut 
             if values.is_empty() {
                 values.push(1 + (random.next_u64() % layout.values as u64) as i32);
             }
-            model.new_var_from_values(&values).expect("domain")
+            if !aligned {
+                return model.new_var_from_values(&values).expect("domain");
+            }
+            let var = model.new_var(1..=layout.values).expect("domain");
+            for value in (1..=layout.values).filter(|v| !values.contains(v)) {
+                model
+                    .remove_value(var, value)
+                    .expect("a value of the domain");
+            }
+            var
         })
         .collect();
     for (group, offsets) in &layout.groups {
@@ -153,6 +171,23 @@ fn brute_force(layout: &Layout, domains: &[Vec<i32>]) -> Vec<Vec<i32>> {
     out
 }
 
+/// Checks on `cases` random models of `layout` that the family's fixed point at the root
+/// is that of the separate groups, without the brute-force search (for layouts too
+/// large for it), each value kept in a domain with a probability between `keep_from` and
+/// `keep_to` %.
+fn check_fixed_points(layout: &Layout, cases: usize, (keep_from, keep_to): (u64, u64), seed: u64) {
+    let mut random = XorShift(seed);
+    for case in 0..cases {
+        let keep = keep_from + random.next_u64() % (keep_to - keep_from + 1);
+        // Alternately with a view (pairs later) and in the general shape.
+        let model = random_model(layout, keep, Consistency::Fast, case % 2 == 0, &mut random);
+        forget_kept_families();
+        let family = root_fixed_point(&model, Families::Formed);
+        let separate = root_fixed_point(&model, Families::Never);
+        assert_eq!(family, separate, "case {case}: keep {keep} %");
+    }
+}
+
 /// Checks `cases` random models of `layout`, each value kept in a domain with a
 /// probability between `keep_from` and `keep_to` % (loose domains make brute force slow
 /// on the larger layouts).
@@ -165,7 +200,8 @@ fn check(layout: &Layout, cases: usize, (keep_from, keep_to): (u64, u64), seed: 
         } else {
             Consistency::Fast
         };
-        let model = random_model(layout, keep, strength, &mut random);
+        // Alternately with a view (pairs later) and in the general shape.
+        let model = random_model(layout, keep, strength, case % 2 == 0, &mut random);
         // Each case compiles its own family, which builds its pairs (if it has any) only
         // if the run needs them.
         forget_kept_families();
@@ -254,6 +290,18 @@ fn pairs_built(constraints: &[Constraint]) -> Option<bool> {
             .map(|later| PairsLater::built(later).is_some()),
         _ => None,
     })
+}
+
+#[test]
+fn nine_by_nine_boards_reach_the_fixed_point_of_separate_groups() {
+    // Larger boards, where removals chain through several rules within one run.
+    let mut random = XorShift(0xD4D4);
+    check_fixed_points(&sudoku(3, 3), 200, (55, 90), 0xE5E5);
+    for _ in 0..3 {
+        let layout = jigsaw(9, &mut random);
+        let seed = random.next_u64();
+        check_fixed_points(&layout, 150, (55, 90), seed);
+    }
 }
 
 #[test]
