@@ -293,9 +293,11 @@ fn pairs_built(constraints: &[Constraint]) -> Option<bool> {
 }
 
 #[test]
-fn nine_by_nine_boards_reach_the_fixed_point_of_separate_groups() {
-    // Larger boards, where removals chain through several rules within one run.
+fn larger_boards_reach_the_fixed_point_of_separate_groups() {
+    // Larger boards, where removals chain through several rules within one run; from
+    // 16×16 a bitset of cells takes more than two words.
     let mut random = XorShift(0xD4D4);
+    check_fixed_points(&sudoku(4, 4), 40, (70, 95), 0xC7C7);
     check_fixed_points(&sudoku(3, 3), 200, (55, 90), 0xE5E5);
     for _ in 0..3 {
         let layout = jigsaw(9, &mut random);
@@ -386,4 +388,22 @@ fn families_over_later_variables_reach_the_fixed_point_of_separate_groups() {
     check(&after(2, latin(3)), 100, (45, 95), 0xA1A1);
     check(&after(3, sudoku(2, 2)), 60, (60, 95), 0xB2B2);
     check(&after(1, queens(5)), 100, (45, 95), 0xC3C3);
+}
+
+/// A 4×4 board with boxes of 2×2 whose horizontally adjacent cells also differ, as
+/// groups of two: groups with fewer cells than values, which the locked-values rule must
+/// use only when their cells can hold no more values than there are cells.
+fn sudoku_with_neighbours() -> Layout {
+    let mut layout = sudoku(2, 2);
+    for r in 0..4 {
+        for c in 0..3 {
+            layout.groups.push(plain(vec![r * 4 + c, r * 4 + c + 1]));
+        }
+    }
+    layout
+}
+
+#[test]
+fn groups_looser_than_permutations_reach_the_fixed_point_of_separate_groups() {
+    check(&sudoku_with_neighbours(), 300, (45, 95), 0xF6F6);
 }

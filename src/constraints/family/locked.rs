@@ -1,8 +1,10 @@
-//! Locked values across intersecting pairs of groups touched since the last sweep.
+//! Locked values across intersecting pairs of groups touched since the last sweep, or
+//! read off the value-major view in a family whose pairs come later.
 
 use super::bits::small;
 use super::cover::SegmentCover;
 use super::shape::{Shape, Work};
+use super::view::{ValueView, MAX_VIEW_CELLS};
 use super::Family;
 use super::PairParts;
 use crate::bits::clear;
@@ -17,8 +19,15 @@ impl Family {
         &self,
         work: &mut Work<'_, S>,
     ) -> Result<bool, Conflict> {
-        if !S::PAIRS || self.pairs.is_empty() || self.all_fixed(work) {
+        if !S::PAIRS || self.all_fixed(work) {
             return Ok(false);
+        }
+        if self.pairs.is_empty() {
+            // A family whose pairs come later finds the same locked values on its view.
+            return match (&self.pairs_later, self.view::<S>()) {
+                (Some(_), Some(view)) => self.locked_values_by_view(view, work),
+                _ => Ok(false),
+            };
         }
         // This sweep looks at the pairs touched so far; what it changes is touched anew
         // for the next sweep.
@@ -201,6 +210,172 @@ impl Family {
         if to_a != 0 {
             for c in a {
                 changed |= self.take_away(c, to_a, work)?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The locked-values rule read off the value-major view, for a family compiled
+    /// without its pairs: in each group that must use every value it can hold (as many
+    /// values as cells), a value whose places are two cells or more, all in one other
+    /// group, leaves the rest of that group. These are the removals of the rule on every
+    /// intersecting pair (a value with one place is a hidden single, whose removals rule
+    /// 1 makes). Only groups with a place changed since the last sweep of this run (all
+    /// of them in its first) are looked at again: places only shrink within a run, so an
+    /// unchanged group finds nothing new. True when something changed.
+    pub(super) fn locked_values_by_view<S: Shape>(
+        &self,
+        view: &ValueView,
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        let w = view.cell_words;
+        let by_value = view.values * w;
+        // The cells with a place changed since the last sweep, and the view as of now.
+        let mut moved = [0u64; MAX_VIEW_CELLS / 64];
+        for (i, (place, seen)) in work.places[..by_value]
+            .iter()
+            .zip(work.swept[..by_value].iter_mut())
+            .enumerate()
+        {
+            moved[i % w] |= place ^ *seen;
+            *seen = *place;
+        }
+        let mut changed = false;
+        // Up to 128 cells (a 9×9 board): each value's places as one `u128`, read once.
+        let mut buffer = [0u128; 64];
+        let mut small = (w <= 2).then(|| {
+            for (v, p) in buffer.iter_mut().enumerate().take(view.values) {
+                let low = u128::from(work.places[v * w]);
+                *p = if w == 2 {
+                    low | u128::from(work.places[v * w + 1]) << 64
+                } else {
+                    low
+                };
+            }
+            &mut buffer[..view.values]
+        });
+        for g in 0..self.num_groups() {
+            let cells = &view.group_bits[g * w..(g + 1) * w];
+            if cells.iter().zip(&moved).all(|(c, m)| c & m == 0) {
+                continue;
+            }
+            changed |= match (small.as_deref_mut(), w) {
+                (Some(places), 1) => self.lock_group_by_view::<S, 1>(view, g, places, work)?,
+                (Some(places), _) => self.lock_group_by_view::<S, 2>(view, g, places, work)?,
+                (None, _) => self.lock_wide_group_by_view(view, g, work)?,
+            };
+        }
+        Ok(changed)
+    }
+
+    /// [`Family::locked_values_by_view`] for group `g`, in a family of up to 128 cells
+    /// (`W` words per bitset of cells): each bitset of cells is one `u128`, and
+    /// `places[v]` holds value `v`'s places (kept up to date as values leave cells).
+    fn lock_group_by_view<S: Shape, const W: usize>(
+        &self,
+        view: &ValueView,
+        g: usize,
+        places: &mut [u128],
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        let group = |h: usize| {
+            let words = &view.group_bits[h * W..h * W + W];
+            words
+                .iter()
+                .enumerate()
+                .fold(0u128, |acc, (k, &word)| acc | u128::from(word) << (64 * k))
+        };
+        let cells = group(g);
+        // A group tight from the start holds as many values as cells whenever a sweep
+        // runs: hidden singles have looked at it since its last change, and found no
+        // pigeonhole. A looser group must be counted.
+        if !self.tight[g] {
+            let len = (self.group_start[g + 1] - self.group_start[g]) as usize;
+            let held = places.iter().filter(|&&p| p & cells != 0).count();
+            if held != len {
+                return Ok(false);
+            }
+        }
+        let mut changed = false;
+        for (v, place) in places.iter_mut().enumerate() {
+            let here = *place & cells;
+            if here.count_ones() < 2 {
+                continue;
+            }
+            let first = here.trailing_zeros() as usize;
+            let (from, to) = (self.cell_start[first], self.cell_start[first + 1]);
+            for &h in &self.cell_groups[from as usize..to as usize] {
+                let other = group(h as usize);
+                if h as usize == g || here & !other != 0 {
+                    continue;
+                }
+                // v lies in g only where g meets h: it leaves the rest of h.
+                let mut rest = *place & other & !cells;
+                *place &= !rest;
+                while rest != 0 {
+                    let c = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    changed |= self.take_away(c, 1 << v, work)?;
+                }
+            }
+        }
+        Ok(changed)
+    }
+
+    /// [`Family::lock_group_by_view`] in a family of more than 128 cells.
+    fn lock_wide_group_by_view<S: Shape>(
+        &self,
+        view: &ValueView,
+        g: usize,
+        work: &mut Work<'_, S>,
+    ) -> Result<bool, Conflict> {
+        let w = view.cell_words;
+        let cells = &view.group_bits[g * w..(g + 1) * w];
+        let len = (self.group_start[g + 1] - self.group_start[g]) as usize;
+        let places_in = |places: &[u64], v: usize| {
+            let mut here = [0u64; MAX_VIEW_CELLS / 64];
+            for (k, h) in here.iter_mut().enumerate().take(w) {
+                *h = places[v * w + k] & cells[k];
+            }
+            here
+        };
+        let held = (0..view.values)
+            .filter(|&v| places_in(work.places, v)[..w].iter().any(|&h| h != 0))
+            .count();
+        if held != len {
+            return Ok(false);
+        }
+        let mut changed = false;
+        for v in 0..view.values {
+            let here = places_in(work.places, v);
+            let count: u32 = here[..w].iter().map(|h| h.count_ones()).sum();
+            if count < 2 {
+                continue;
+            }
+            let Some(first) = here[..w]
+                .iter()
+                .enumerate()
+                .find_map(|(k, &h)| set_bits(h).next().map(|b| k * 64 + b))
+            else {
+                continue;
+            };
+            let (from, to) = (self.cell_start[first], self.cell_start[first + 1]);
+            for &h in &self.cell_groups[from as usize..to as usize] {
+                let h = h as usize;
+                let other = &view.group_bits[h * w..(h + 1) * w];
+                if h == g || here[..w].iter().zip(other).any(|(x, o)| x & !o != 0) {
+                    continue;
+                }
+                // v lies in g only where g meets h: it leaves the rest of h.
+                let mut rest = [0u64; MAX_VIEW_CELLS / 64];
+                for (k, r) in rest.iter_mut().enumerate().take(w) {
+                    *r = work.places[v * w + k] & other[k] & !cells[k];
+                }
+                for (k, &r) in rest[..w].iter().enumerate() {
+                    for c in set_bits(r).map(|b| k * 64 + b) {
+                        changed |= self.take_away(c, 1 << v, work)?;
+                    }
+                }
             }
         }
         Ok(changed)

@@ -19,7 +19,7 @@
 //!
 //! The files follow a run's order: [`compile`] builds a family from its groups once per
 //! model (peer lists, intersecting pairs, removal tables, [`view`], [`segments`]; a family
-//! with a view builds its pairs when a run first needs them: [`pairs_later`]); a run
+//! with a view builds its pairs only when a search follows: [`pairs_later`]); a run
 //! ([`Family::run`], here) starts with [`load`], then alternates [`fixed_values`] (rule 1),
 //! [`hidden_singles`] (rules 2 and 3 on dirty groups) and [`locked`] (locked values on
 //! touched pairs) until nothing changes, marking what each change dirties ([`marks`]), and
@@ -326,7 +326,8 @@ impl Family {
 
     /// The working masks ([`Family::span`] words: one per cell, padded), one word per cell
     /// for the stack of fixed cells, the value-major view, the changed-cell bitset, the
-    /// dirty group bitset and the touched and sweeping pair bitsets.
+    /// dirty group bitset, the touched and sweeping pair bitsets, the segments' unions,
+    /// and in a family whose pairs come later a copy of the view.
     pub(crate) fn scratch_words(&self) -> usize {
         self.span()
             + self.vars.len()
@@ -335,6 +336,17 @@ impl Family {
             + self.num_groups().div_ceil(64)
             + 2 * self.pair_slots
             + self.union_slots
+            + self.swept_words()
+    }
+
+    /// The words of the view's copy that the sweeps of a family without pairs compare
+    /// against (0 in other families).
+    fn swept_words(&self) -> usize {
+        if self.pairs_later.is_some() {
+            self.view_words()
+        } else {
+            0
+        }
     }
 
     /// After a run of this family failed, with `scratch` as that run left it: the
@@ -369,34 +381,25 @@ impl Family {
             .as_deref()
             .and_then(PairsLater::built)
             .unwrap_or(self);
-        family.run_from::<S>(e, scratch, false)
+        family.run_from::<S>(e, scratch)
     }
 
-    /// A run from the store's domains, or with `resumed` from the working state that a run
-    /// of this family compiled without pairs settled in (see [`PairsLater`]).
-    fn run_from<S: Shape>(
-        &self,
-        e: &mut Engine,
-        scratch: &mut [u64],
-        resumed: bool,
-    ) -> Result<(), Conflict> {
+    /// A run from the store's domains.
+    fn run_from<S: Shape>(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let mut work = self.work::<S>(scratch);
-        if resumed {
-            self.touch_every_pair(&mut work);
-        } else {
-            clear(work.changed);
-            clear(work.dirty);
-            clear(work.touched);
-            if self.load(e, &mut work) {
-                self.start_afresh(&mut work)?;
-            }
+        clear(work.changed);
+        clear(work.dirty);
+        clear(work.touched);
+        clear(work.swept);
+        if self.load(e, &mut work) {
+            self.start_afresh(&mut work)?;
         }
         self.settle(&mut work)?;
         if let Some(later) = &self.pairs_later {
             if !self.all_fixed(&work) {
-                // Settled without pairs, with cells still open: on in the family with
-                // them, whose work has the same layout.
-                return later.with_pairs(self).run_from::<S>(e, scratch, true);
+                // Settled (locked values found on the view) with cells still open: a
+                // search follows, whose runs sweep only the pairs their changes touch.
+                later.build(self);
             }
         }
         self.write_back(e, &work);
@@ -415,11 +418,12 @@ impl Family {
         let (dirty, rest) = rest.split_at_mut(bits);
         let (touched, rest) = rest.split_at_mut(self.pair_slots);
         // Only shapes with pairs sweep them (N-Queens' dense family has none).
-        let (sweeping, unions) = if S::PAIRS {
+        let (sweeping, rest) = if S::PAIRS {
             rest.split_at_mut(self.pair_slots)
         } else {
             (rest, Default::default())
         };
+        let (unions, swept) = rest.split_at_mut(self.union_slots.min(rest.len()));
         Work {
             masks,
             stack,
@@ -431,6 +435,7 @@ impl Family {
             touched,
             sweeping,
             unions,
+            swept,
             shape: PhantomData,
         }
     }

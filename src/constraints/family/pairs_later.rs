@@ -1,15 +1,15 @@
-//! Intersecting pairs built when a run first needs them. Compiling the pairs of a family
+//! Intersecting pairs built when a search needs them. Compiling the pairs of a family
 //! with a view (the locked-values tables) costs about as much as the rest of its compile,
-//! and a model built per puzzle whose first propagation solves it by fixed values and
-//! hidden singles never sweeps a pair. Such a family is compiled without pairs; the first
-//! run that settles with cells still open builds a copy of the family with them, carries
-//! on in it (every pair touched, since nothing tracked them), and every later run goes
-//! straight to the copy. The fixed point, and so every search, is the same as with pairs
-//! from the start.
+//! and a model built per puzzle whose first propagation solves it would use them for one
+//! sweep at most. Such a family is compiled without pairs and finds locked values on its
+//! value-major view instead ([`Family::locked_values_by_view`]: the same removals, from
+//! a sweep over groups and values that costs more per look than the pairs' but needs no
+//! tables). A run that settles with cells still open is followed by a search, whose
+//! runs each touch few pairs: it builds a copy of the family with pairs, and every later
+//! run goes to the copy. The fixed point, and so every search, is the same either way.
 
 use std::sync::OnceLock;
 
-use super::shape::{Shape, Work};
 use super::Family;
 
 /// The pairs of a family compiled without them.
@@ -26,13 +26,12 @@ impl PairsLater {
         self.full.get().map(Box::as_ref)
     }
 
-    /// The family with pairs of `family` (compiled without them), built now if no run
+    /// Builds the family with pairs of `family` (compiled without them), unless a run
     /// built it before.
     #[inline(never)]
-    pub(super) fn with_pairs(&self, family: &Family) -> &Family {
+    pub(super) fn build(&self, family: &Family) {
         let full = self.full.get_or_init(|| Box::new(family.with_pairs()));
         debug_assert!(full.pair_words <= full.pair_slots && full.union_words <= full.union_slots);
-        full
     }
 }
 
@@ -54,18 +53,5 @@ impl Family {
             .sum::<usize>()
             / 4;
         by_groups.min(by_cells)
-    }
-
-    /// Marks every pair touched: a run that goes on in the family with pairs tracked none.
-    pub(super) fn touch_every_pair<S: Shape>(&self, work: &mut Work<'_, S>) {
-        let mut left = self.pairs.len();
-        for word in work.touched.iter_mut() {
-            *word = if left >= 64 {
-                u64::MAX
-            } else {
-                (1 << left) - 1
-            };
-            left = left.saturating_sub(64);
-        }
     }
 }

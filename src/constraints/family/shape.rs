@@ -68,6 +68,10 @@ pub(super) struct Work<'a, S> {
     pub(super) sweeping: &'a mut [u64],
     /// The segments' unions during a sweep (see [`Family::cover`](super::Family::cover)).
     pub(super) unions: &'a mut [u64],
+    /// In a family whose pairs come later, the view as the last locked-values sweep of
+    /// this run found it (all zero before the first): see
+    /// [`Family::locked_values_by_view`](super::Family::locked_values_by_view).
+    pub(super) swept: &'a mut [u64],
     pub(super) shape: PhantomData<S>,
 }
 
