@@ -306,6 +306,14 @@ fn larger_boards_reach_the_fixed_point_of_separate_groups() {
     }
 }
 
+/// The groups of `layout` (without offsets) as all-different groups over `vars`.
+fn post_groups(model: &mut Model, layout: &Layout, vars: &[VarId]) {
+    for (group, _) in &layout.groups {
+        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
+        model.all_different(&group).expect("group");
+    }
+}
+
 #[test]
 fn a_family_builds_its_pairs_only_when_a_run_leaves_cells_open() {
     let layout = sudoku(2, 2);
@@ -316,22 +324,16 @@ fn a_family_builds_its_pairs_only_when_a_run_leaves_cells_open() {
     for (&var, &value) in vars.iter().zip(&solution).skip(1) {
         model.fix(var, value).expect("a value of the domain");
     }
-    for (group, _) in &layout.groups {
-        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
-        model.all_different(&group).expect("group");
-    }
+    post_groups(&mut model, &layout, &vars);
     forget_kept_families();
     let (domains, constraints) = root_propagated(&model, Families::Formed);
     let fixed: Vec<Vec<i32>> = solution.iter().map(|&v| vec![v]).collect();
     assert_eq!(domains, Some(fixed));
     assert_eq!(pairs_built(&constraints), Some(false));
-    // No givens: every cell stays open, and the run goes on with pairs.
+    // No givens: every cell stays open, and the pairs are built for the search to come.
     let mut model = Model::new();
     let vars = model.new_vars(16, 1..=4).expect("variables");
-    for (group, _) in &layout.groups {
-        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
-        model.all_different(&group).expect("group");
-    }
+    post_groups(&mut model, &layout, &vars);
     forget_kept_families();
     let (domains, constraints) = root_propagated(&model, Families::Formed);
     assert_eq!(
@@ -342,11 +344,11 @@ fn a_family_builds_its_pairs_only_when_a_run_leaves_cells_open() {
 }
 
 #[test]
-fn a_run_that_builds_the_pairs_sweeps_every_one() {
+fn a_family_without_pairs_finds_a_locked_value_on_its_view() {
     // A 4×4 board whose only deduction is a locked value: 1 has left the bottom row of the
     // top-left box, so in that box it lies in the top row, and leaves the top row's other
-    // cells. No cell is fixed and no value has one place: the run that settles without
-    // pairs changed nothing, so only a sweep of every pair finds it.
+    // cells. No cell is fixed and no value has one place: only the locked-values rule,
+    // read off the view before any pair is built, finds it.
     let layout = sudoku(2, 2);
     let mut model = Model::new();
     let vars = model.new_vars(16, 1..=4).expect("variables");
@@ -355,10 +357,7 @@ fn a_run_that_builds_the_pairs_sweeps_every_one() {
             .remove_value(vars[cell], 1)
             .expect("a value of the domain");
     }
-    for (group, _) in &layout.groups {
-        let group: Vec<VarId> = group.iter().map(|&v| vars[v]).collect();
-        model.all_different(&group).expect("group");
-    }
+    post_groups(&mut model, &layout, &vars);
     forget_kept_families();
     let (domains, constraints) = root_propagated(&model, Families::Formed);
     assert_eq!(pairs_built(&constraints), Some(true));
