@@ -4,12 +4,16 @@
 //! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10]`
 //!
 //! Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances are the
-//! same on every run; `--print` writes the puzzles instead of solving them.
+//! same on every run; `--print` writes the puzzles instead of solving them, and
+//! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
+//! peer (`cadical -q DIR/seed-1.cnf`).
 
+use std::fmt::Write as _;
+use std::path::Path;
 use std::time::Duration;
 
 use bitcsp::sudoku::workshop::{Generator, Symmetry};
-use bitcsp::sudoku::{self, BoxShape};
+use bitcsp::sudoku::{self, Board, BoxShape};
 use bitcsp::Solver;
 use cpu_time::ThreadTime;
 
@@ -42,6 +46,7 @@ fn main() {
     let limit =
         Duration::from_secs_f64(arg("--limit").and_then(|l| l.parse().ok()).unwrap_or(10.0));
     let print = std::env::args().any(|a| a == "--print");
+    let cnf = arg("--cnf");
     let n = shape.side();
     let mut times = Vec::new();
     let mut unsolved = Vec::new();
@@ -57,6 +62,11 @@ fn main() {
         }
         if print {
             println!("{}", puzzle.to_numbers());
+            continue;
+        }
+        if let Some(dir) = &cnf {
+            let path = Path::new(dir).join(format!("seed-{seed}.cnf"));
+            std::fs::write(&path, dimacs(&puzzle)).expect("a writable CNF file");
             continue;
         }
         let (model, cells) = sudoku::model(&puzzle).expect("a model");
@@ -75,7 +85,7 @@ fn main() {
             None => unsolved.push(seed),
         }
     }
-    if print {
+    if print || cnf.is_some() {
         return;
     }
     times.sort();
@@ -89,4 +99,54 @@ fn main() {
         max.as_secs_f64(),
         limit.as_secs_f64()
     );
+}
+
+/// The puzzle as DIMACS CNF in the full ("extended") encoding that SAT studies of Sudoku
+/// use: variable `(cell * n + digit) + 1` says the cell holds the digit; every cell and
+/// every house holds each digit at least and at most once, and every given is a unit.
+fn dimacs(puzzle: &Board) -> String {
+    let n = puzzle.side();
+    let shape = puzzle.shape();
+    let var = |cell: usize, digit: usize| cell * n + digit + 1;
+    let mut houses: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        houses.push((0..n).map(|j| i * n + j).collect());
+        houses.push((0..n).map(|j| j * n + i).collect());
+        let (top, left) = (i / shape.rows * shape.rows, i % shape.rows * shape.cols);
+        houses.push(
+            (0..n)
+                .map(|j| (top + j / shape.cols) * n + left + j % shape.cols)
+                .collect(),
+        );
+    }
+    let mut clauses: Vec<Vec<isize>> = Vec::new();
+    let mut exactly_one = |lits: Vec<usize>| {
+        clauses.push(lits.iter().map(|&v| v as isize).collect());
+        for (k, &a) in lits.iter().enumerate() {
+            for &b in &lits[k + 1..] {
+                clauses.push(vec![-(a as isize), -(b as isize)]);
+            }
+        }
+    };
+    for cell in 0..n * n {
+        exactly_one((0..n).map(|d| var(cell, d)).collect());
+    }
+    for house in &houses {
+        for d in 0..n {
+            exactly_one(house.iter().map(|&cell| var(cell, d)).collect());
+        }
+    }
+    for cell in 0..n * n {
+        if let Some(d) = puzzle.get(cell / n, cell % n) {
+            clauses.push(vec![var(cell, usize::from(d) - 1) as isize]);
+        }
+    }
+    let mut out = format!("p cnf {} {}\n", n * n * n, clauses.len());
+    for clause in &clauses {
+        for lit in clause {
+            let _ = write!(out, "{lit} ");
+        }
+        out.push_str("0\n");
+    }
+    out
 }
