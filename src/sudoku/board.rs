@@ -83,6 +83,15 @@ impl Board {
     /// [`ParseError::TooLarge`] when the side exceeds [`MAX_SIZE`], [`ParseError::Empty`] for
     /// a side of 0.
     pub fn empty(shape: BoxShape) -> Result<Self, ParseError> {
+        let n = Self::side_of(shape)?;
+        Ok(Board {
+            shape,
+            cells: vec![0; n * n],
+        })
+    }
+
+    /// The side of a board of `shape`, or why there is no such board.
+    fn side_of(shape: BoxShape) -> Result<usize, ParseError> {
         let n =
             shape
                 .checked_side()
@@ -95,10 +104,7 @@ impl Board {
         if n == 0 {
             return Err(ParseError::Empty);
         }
-        Ok(Board {
-            shape,
-            cells: vec![0; n * n],
-        })
+        Ok(n)
     }
 
     /// A board from its cells in row order (`0` empty).
@@ -108,23 +114,30 @@ impl Board {
     /// [`ParseError::ValueOutOfRange`] for a value above the side (reported at line 1 and
     /// the cell's position).
     pub fn from_cells(shape: BoxShape, cells: Vec<u8>) -> Result<Self, ParseError> {
-        let mut board = Board::empty(shape)?;
-        if cells.len() != board.cells.len() {
+        let n = Self::side_of(shape)?;
+        if cells.len() != n * n {
             return Err(ParseError::WrongLength {
-                expected: board.cells.len().to_string(),
+                expected: (n * n).to_string(),
                 actual: cells.len(),
             });
         }
-        if let Some(i) = cells.iter().position(|&v| usize::from(v) > board.side()) {
+        let too_large = |v: &u8| usize::from(*v) > n;
+        // The largest first: a loop without an exit, for the usual case of none too large.
+        let any = cells.iter().copied().max().is_some_and(|v| too_large(&v));
+        let first = if any {
+            cells.iter().position(too_large)
+        } else {
+            None
+        };
+        if let Some(i) = first {
             return Err(ParseError::ValueOutOfRange {
                 line: 1,
                 column: i + 1,
                 value: cells[i].to_string(),
-                max: board.side(),
+                max: n,
             });
         }
-        board.cells = cells;
-        Ok(board)
+        Ok(Board { shape, cells })
     }
 
     /// The side N of the N×N board.
@@ -336,10 +349,14 @@ impl Board {
         if self.side() > super::symbols::MAX_SYMBOL_SIDE {
             return self.to_numbers();
         }
-        self.cells
+        let bytes: Vec<u8> = self
+            .cells
             .iter()
-            .map(|&d| super::symbols::symbol(d))
-            .collect()
+            .map(|&d| super::symbols::symbol_byte(d))
+            .collect();
+        // Every symbol is ASCII, so the bytes are UTF-8 and the fallback never runs.
+        String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
     }
 
     /// The board as whitespace-separated numbers, `0` for empty (any side).

@@ -3,7 +3,7 @@
 
 use super::board::{Board, BoxShape, MAX_SIZE};
 use super::error::ParseError;
-use super::symbols::{digit_of, MAX_SYMBOL_SIDE};
+use super::symbols::{digit_of, digits_or_out_of_range, MAX_SYMBOL_SIDE};
 
 /// One cell as read: its digit (0 empty) and where it was written.
 #[derive(Clone, Copy, Debug)]
@@ -319,13 +319,9 @@ fn quick_line(text: &str, shape: Option<BoxShape>) -> Option<Board> {
     if shape.checked_cells() != Some(body.len()) {
         return None;
     }
-    let mut digits = Vec::with_capacity(body.len());
-    for &b in body {
-        // A byte of a multi-byte character reads as a non-ASCII char: no symbol.
-        digits.push(digit_of(char::from(b))?);
-    }
-    // Which rejects an empty or too large board and digits above the side.
-    Board::from_cells(shape, digits).ok()
+    // A byte that is no symbol (a byte of a multi-byte character among them) reads as a
+    // digit above the side, and `from_cells` refuses it with an empty or too large board.
+    Board::from_cells(shape, digits_or_out_of_range(body)).ok()
 }
 
 /// The first non-blank line and its 1-based number (line 1 when all are blank).
