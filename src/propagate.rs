@@ -506,8 +506,25 @@ impl Engine {
                 .narrow_wide_quietly(var, Some(i128::from(value)), Some(i128::from(value)))
                 .map(|_| ());
         }
+        let layout = self.store.layout(var);
+        if layout.len == 1 {
+            // One word (a puzzle's cells): the given's bit kept, with no loop over words
+            // and no size count; the assumptions of a batch of puzzles come here.
+            let offset = value - i64::from(layout.base);
+            let bit = u64::checked_shl(1, u32::try_from(offset).map_err(|_| Conflict)?)
+                .ok_or(Conflict)?;
+            let at = layout.start as usize;
+            let old = self.store.word_at(at);
+            if old & bit == 0 {
+                return Err(Conflict);
+            }
+            if old != bit {
+                self.store.write_at(at, bit);
+            }
+            return Ok(());
+        }
         let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
-        for j in 0..self.store.layout(var).len as usize {
+        for j in 0..layout.len as usize {
             self.narrow_word_quietly(var, j, if j == k { bit } else { 0 });
         }
         match self.store.size(var) {
