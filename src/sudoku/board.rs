@@ -418,6 +418,32 @@ mod tests {
     use super::*;
 
     #[test]
+    fn from_cells_reports_the_first_value_above_the_side() {
+        let shape = BoxShape { rows: 2, cols: 2 };
+        let mut cells = vec![0u8; 16];
+        cells[5] = 5;
+        cells[9] = 200;
+        match Board::from_cells(shape, cells.clone()) {
+            Err(ParseError::ValueOutOfRange {
+                column, value, max, ..
+            }) => assert_eq!((column, value.as_str(), max), (6, "5", 4)),
+            other => panic!("{other:?}"),
+        }
+        cells[5] = 4;
+        cells[9] = 0;
+        let board = Board::from_cells(shape, cells.clone()).expect("in range");
+        assert_eq!(board.cells(), cells.as_slice());
+        assert!(matches!(
+            Board::from_cells(shape, vec![0; 15]),
+            Err(ParseError::WrongLength { actual: 15, .. })
+        ));
+        assert!(matches!(
+            Board::from_cells(BoxShape { rows: 0, cols: 3 }, vec![]),
+            Err(ParseError::Empty)
+        ));
+    }
+
+    #[test]
     fn usual_box_shapes_follow_the_largest_divisor_rule() {
         let shape = |n| {
             let s = BoxShape::for_side(n);
