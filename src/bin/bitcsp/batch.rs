@@ -4,13 +4,60 @@
 //! order and reads the next chunk, so memory does not grow with the input.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Duration;
 
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-/// Inputs read before a chunk is solved and printed: large enough to keep every thread
-/// busy, small enough to bound memory and show output early.
-pub const CHUNK: usize = 512;
+/// The most inputs a chunk takes: with quick puzzles, few hand-overs between the reader,
+/// the workers and the printer, and little time lost waiting for a chunk's last puzzle.
+pub const MAX_CHUNK: usize = 4096;
+
+/// The fewest inputs a chunk takes, per thread: enough that the threads share its work.
+const MIN_CHUNK_PER_THREAD: usize = 4;
+
+/// A chunk answered within this time lets the next take twice as many inputs...
+const QUICK: Duration = Duration::from_millis(20);
+
+/// ...and one that took longer than this lets it take half as many, so that answers
+/// and progress keep coming with slow puzzles.
+const SLOW: Duration = Duration::from_millis(200);
+
+/// How many inputs the next chunk takes, from how long the last one took: chunks grow
+/// while they are answered quickly and shrink while they are slow. Only the batching
+/// depends on it, never an answer or its order.
+pub struct ChunkSize {
+    inputs: usize,
+    fewest: usize,
+}
+
+impl ChunkSize {
+    /// Starts at the fewest inputs for `threads` workers.
+    pub fn new(threads: usize) -> Self {
+        let fewest = threads
+            .max(1)
+            .saturating_mul(MIN_CHUNK_PER_THREAD)
+            .clamp(16, MAX_CHUNK);
+        ChunkSize {
+            inputs: fewest,
+            fewest,
+        }
+    }
+
+    /// How many inputs the next chunk takes.
+    pub fn inputs(&self) -> usize {
+        self.inputs
+    }
+
+    /// The last chunk, of [`inputs`](ChunkSize::inputs) or fewer, took `elapsed`.
+    pub fn took(&mut self, elapsed: Duration) {
+        if elapsed < QUICK {
+            self.inputs = self.inputs.saturating_mul(2).min(MAX_CHUNK);
+        } else if elapsed > SLOW {
+            self.inputs = (self.inputs / 2).max(self.fewest);
+        }
+    }
+}
 
 /// A rayon pool of `threads` workers (0 means one per core).
 pub fn pool(threads: usize) -> Result<ThreadPool, String> {
@@ -62,6 +109,26 @@ pub fn quiet_panics() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn chunks_grow_while_quick_and_shrink_while_slow_within_their_bounds() {
+        let mut size = ChunkSize::new(2);
+        assert_eq!(size.inputs(), 16);
+        for _ in 0..20 {
+            size.took(Duration::from_millis(1));
+        }
+        assert_eq!(size.inputs(), MAX_CHUNK);
+        size.took(Duration::from_millis(100));
+        assert_eq!(size.inputs(), MAX_CHUNK, "neither quick nor slow: kept");
+        size.took(Duration::from_secs(1));
+        assert_eq!(size.inputs(), MAX_CHUNK / 2);
+        for _ in 0..20 {
+            size.took(Duration::from_secs(1));
+        }
+        assert_eq!(size.inputs(), 16);
+        assert_eq!(ChunkSize::new(64).inputs(), 256, "a share for every thread");
+        assert_eq!(ChunkSize::new(0).inputs(), 16);
+    }
 
     #[test]
     fn a_panicking_item_is_reported_and_the_others_are_answered_in_order() {

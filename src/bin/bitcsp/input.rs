@@ -11,8 +11,9 @@ use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, TryRecvError};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::batch::CHUNK;
+use crate::batch::MAX_CHUNK;
 use crate::interrupt;
+use crate::read_ahead::{Budget, Lease};
 
 /// How often a wait for input looks at the Ctrl-C flag.
 const POLL: Duration = Duration::from_millis(50);
@@ -167,12 +168,14 @@ impl Source {
 
 /// What a chunk read from a [`LineReader`] holds.
 pub struct Chunk {
-    /// Up to [`CHUNK`] puzzle lines.
+    /// The puzzle lines, as many as were asked for at most.
     pub lines: Vec<Line>,
     /// The read error that ended the input, if any.
     pub error: Option<io::Error>,
     /// The input is exhausted (or failed).
     pub finished: bool,
+    /// The lines' bytes, given back to the reader's budget when the chunk is dropped.
+    _lease: Lease,
 }
 
 enum Message {
@@ -181,19 +184,24 @@ enum Message {
 }
 
 /// Reads a [`Source`] on its own thread, so that a chunk holds whatever lines are ready
-/// (an interactive standard input is answered line by line) while memory stays bounded by
-/// the channel's capacity.
+/// (an interactive standard input is answered line by line) while memory stays bounded:
+/// the channel holds [`MAX_CHUNK`] lines at most, so that the next chunk is ready when
+/// one is answered, and the lines read ahead, waiting or in a chunk, hold
+/// [`READ_AHEAD_BYTES`](crate::read_ahead::READ_AHEAD_BYTES) of text at most.
 pub struct LineReader {
     receiver: Receiver<Message>,
     bytes_read: Arc<AtomicU64>,
+    budget: Arc<Budget>,
 }
 
 impl LineReader {
     /// Starts reading `source`.
     pub fn spawn(mut source: Source) -> Self {
-        let (sender, receiver) = sync_channel(2 * CHUNK);
+        let (sender, receiver) = sync_channel(MAX_CHUNK);
         let bytes_read = Arc::new(AtomicU64::new(0));
         let counter = Arc::clone(&bytes_read);
+        let budget = Arc::new(Budget::default());
+        let held = Arc::clone(&budget);
         std::thread::spawn(move || loop {
             let message = match source.next_puzzle_line() {
                 Ok(Some(line)) => Message::Line(line),
@@ -202,24 +210,28 @@ impl LineReader {
             };
             counter.store(source.bytes_read, Ordering::Relaxed);
             let failed = matches!(message, Message::Failed(_));
-            if sender.send(message).is_err() || failed {
+            if !held.hold(message_bytes(&message)) || sender.send(message).is_err() || failed {
                 return;
             }
         });
         LineReader {
             receiver,
             bytes_read,
+            budget,
         }
     }
 
     /// Waits for at least one line (or the end, or Ctrl-C), then takes every line already
-    /// read, up to [`CHUNK`]. After Ctrl-C the chunk is empty and finished; the reading
-    /// thread may still be blocked in a read, and ends with the process.
-    pub fn next_chunk(&self) -> Chunk {
+    /// read, up to `most`. After Ctrl-C the chunk is empty and finished; the reading
+    /// thread may still be blocked in a read, and ends with the process. A chunk holds
+    /// its lines' share of the read-ahead budget until it is dropped, so drop one before
+    /// asking for the next.
+    pub fn next_chunk(&self, most: usize) -> Chunk {
         let mut chunk = Chunk {
             lines: Vec::new(),
             error: None,
             finished: false,
+            _lease: Lease::new(Arc::clone(&self.budget)),
         };
         let mut next = loop {
             match self.receiver.recv_timeout(POLL) {
@@ -234,7 +246,10 @@ impl LineReader {
         };
         loop {
             match next {
-                Ok(Message::Line(line)) => chunk.lines.push(line),
+                Ok(Message::Line(line)) => {
+                    chunk._lease.add(line_bytes(&line));
+                    chunk.lines.push(line);
+                }
                 Ok(Message::Failed(e)) => {
                     chunk.error = Some(e);
                     chunk.finished = true;
@@ -246,7 +261,7 @@ impl LineReader {
                 }
                 Err(TryRecvError::Empty) => return chunk,
             }
-            if chunk.lines.len() >= CHUNK {
+            if chunk.lines.len() >= most {
                 return chunk;
             }
             next = self.receiver.try_recv();
@@ -256,6 +271,28 @@ impl LineReader {
     /// Bytes of the input consumed so far.
     pub fn bytes_read(&self) -> u64 {
         self.bytes_read.load(Ordering::Relaxed)
+    }
+}
+
+impl Drop for LineReader {
+    fn drop(&mut self) {
+        // A reader waiting for budget would otherwise wait for ever.
+        self.budget.close();
+    }
+}
+
+/// The bytes a line keeps in memory (its text).
+fn line_bytes(line: &Line) -> usize {
+    match &line.content {
+        LineContent::Text(text) => text.len(),
+        LineContent::InvalidUtf8 { .. } | LineContent::TooLong { .. } => 0,
+    }
+}
+
+fn message_bytes(message: &Message) -> usize {
+    match message {
+        Message::Line(line) => line_bytes(line),
+        Message::Failed(_) => 0,
     }
 }
 

@@ -17,6 +17,7 @@ mod interrupt;
 mod output;
 mod progress;
 mod queens_cmd;
+mod read_ahead;
 mod split_cmd;
 mod sudoku_cmd;
 mod workshop_cmd;

@@ -110,14 +110,17 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
         let file = source.name.clone();
         let progress = Progress::new(source.total_bytes);
         let reader = LineReader::spawn(source);
+        let mut size = batch::ChunkSize::new(pool.current_num_threads());
         loop {
-            let chunk = reader.next_chunk();
+            let chunk = reader.next_chunk(size.inputs());
+            let started = Instant::now();
             let reports = batch::run_ordered(
                 &pool,
                 &chunk.lines,
                 |line| process(line, settings, &cancel),
                 |_, msg| Report::failed(format!("internal error (please report): {msg}")),
             );
+            size.took(started.elapsed());
             for report in &reports {
                 total.merge(report.outcome);
             }
