@@ -249,3 +249,38 @@ fn ctrl_c_stops_a_batch_and_keeps_what_was_answered() {
     assert_eq!(answers[0], "1");
     assert!(answers[1].ends_with('+'), "{answers:?}");
 }
+
+#[test]
+fn a_piped_standard_input_is_answered_line_by_line() {
+    // Each answer must come while standard input is still open: a batch takes the lines
+    // that are ready, it does not wait for a chunk to fill.
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bitcsp"))
+        .args(["sudoku", "solve", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let (sender, answers) = std::sync::mpsc::channel();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if sender.send(line.unwrap_or_default()).is_err() {
+                return;
+            }
+        }
+    });
+    for _ in 0..3 {
+        writeln!(input, "{PUZZLE}").unwrap();
+        input.flush().unwrap();
+        let answer = answers.recv_timeout(Duration::from_secs(30));
+        assert_eq!(
+            answer.as_deref(),
+            Ok(SOLUTION),
+            "answered before the next line"
+        );
+    }
+    drop(input);
+    assert_eq!(child.wait().unwrap().code(), Some(0));
+}
