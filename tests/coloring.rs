@@ -340,3 +340,46 @@ fn command_line_reports_bad_files_with_their_line_and_writes_dot() {
     assert_eq!(bitcsp(&["color", "/no/such.col"]).2, Some(1));
     assert_eq!(bitcsp(&["color", "--colors", "x", &bad]).2, Some(2));
 }
+
+#[test]
+fn generated_queen_graphs_are_the_dimacs_ones() {
+    for n in 5..=8 {
+        assert_eq!(
+            Graph::queen(n),
+            Some(load(&format!("queen{n}_{n}"))),
+            "queen{n}_{n}"
+        );
+    }
+    assert_eq!(Graph::queen(usize::MAX), None);
+}
+
+#[test]
+fn generated_mycielski_graphs_have_the_dimacs_sizes_and_chromatic_numbers() {
+    // From one edge (χ = 2) each Mycielskian adds one colour; the DIMACS files number
+    // their vertices another way, so sizes and χ are compared, not edge lists.
+    let mut graph = Graph::from_edges(2, [(0, 1)]);
+    graph = graph.mycielskian().expect("a small graph");
+    for k in 3..=5 {
+        graph = graph.mycielskian().expect("a small graph");
+        let file = load(&format!("myciel{k}"));
+        assert_eq!(
+            (graph.num_vertices(), graph.num_edges()),
+            (file.num_vertices(), file.num_edges()),
+            "myciel{k}"
+        );
+        let chromatic = coloring::chromatic_number(&graph, &Limits::default()).unwrap();
+        assert_eq!(
+            (chromatic.lower, chromatic.upper),
+            (k + 1, k + 1),
+            "myciel{k}"
+        );
+        assert!(graph.is_proper_coloring(&chromatic.coloring));
+        let triangle = graph.edges().any(|(a, b)| {
+            graph
+                .neighbours(a)
+                .iter()
+                .any(|&c| graph.adjacent(b, c as usize))
+        });
+        assert!(!triangle, "myciel{k} has a triangle");
+    }
+}

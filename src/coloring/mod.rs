@@ -24,6 +24,7 @@
 mod bounds;
 mod cliques;
 mod dimacs;
+mod generate;
 mod graph;
 mod tabu;
 mod watch;
@@ -444,17 +445,8 @@ mod tests {
     fn every_edge_lies_in_a_clique_of_the_cover() {
         // The 9×9 queen graph: the vertices' cliques miss some rows and columns, the
         // edges' cliques complete them.
-        let n: usize = 9;
-        let mut edges = Vec::new();
-        for a in 0..n * n {
-            for b in a + 1..n * n {
-                let (r1, c1, r2, c2) = (a / n, a % n, b / n, b % n);
-                if r1 == r2 || c1 == c2 || r1.abs_diff(r2) == c1.abs_diff(c2) {
-                    edges.push((a, b));
-                }
-            }
-        }
-        let graph = Graph::from_edges(n * n, edges);
+        let n = 9;
+        let graph = Graph::queen(n).expect("a small board");
         let cliques = Cliques::of(&graph, &Watch::default()).unwrap();
         let cover = cliques.cover(&Watch::default()).unwrap();
         let all: Vec<&Vec<usize>> = cover.around_vertices.iter().chain(&cover.extra).collect();

@@ -31,44 +31,17 @@ struct Instance {
     chi: usize,
 }
 
-/// The n×n queen graph.
-fn queen_graph(n: usize) -> Graph {
-    let mut edges = Vec::new();
-    for a in 0..n * n {
-        for b in a + 1..n * n {
-            let (ra, ca, rb, cb) = (a / n, a % n, b / n, b % n);
-            if ra == rb || ca == cb || ra.abs_diff(rb) == ca.abs_diff(cb) {
-                edges.push((a, b));
-            }
-        }
-    }
-    Graph::from_edges(n * n, edges)
-}
-
-/// The Mycielskian of a graph on `n` vertices: a copy `n + v` of each vertex `v`, adjacent
-/// to the neighbours of `v`, and one apex `2n` adjacent to every copy. It raises the
-/// chromatic number by one and keeps the graph free of triangles.
-fn mycielskian(n: usize, edges: &[(usize, usize)]) -> (usize, Vec<(usize, usize)>) {
-    let mut next = edges.to_vec();
-    for &(a, b) in edges {
-        next.push((a, n + b));
-        next.push((b, n + a));
-    }
-    next.extend((0..n).map(|v| (n + v, 2 * n)));
-    (2 * n + 1, next)
-}
-
-/// myciel3 (11 vertices, χ = 4) up to `myciel{last}`, each from the one before, starting
-/// from one edge (χ = 2).
+/// myciel3 (11 vertices, χ = 4) up to `myciel{last}`, each the Mycielskian of the one
+/// before, starting from one edge (χ = 2).
 fn mycielski_graphs(last: usize) -> Vec<Instance> {
-    let (mut n, mut edges) = (2, vec![(0, 1)]);
+    let mut graph = Graph::from_edges(2, [(0, 1)]);
     let mut out = Vec::new();
     for k in 2..=last {
-        (n, edges) = mycielskian(n, &edges);
+        graph = graph.mycielskian().expect("a small graph");
         if k >= 3 {
             out.push(Instance {
                 name: format!("myciel{k}"),
-                graph: Graph::from_edges(n, edges.iter().copied()),
+                graph: graph.clone(),
                 chi: k + 1,
             });
         }
@@ -82,7 +55,7 @@ fn queen_graphs() -> Vec<Instance> {
         .into_iter()
         .map(|(n, chi)| Instance {
             name: format!("queen{n}_{n}"),
-            graph: queen_graph(n),
+            graph: Graph::queen(n).expect("a small board"),
             chi,
         })
         .collect()
