@@ -264,18 +264,15 @@ impl Watchers {
             single_change.push(match (changes, fixes) {
                 (1, 0) => {
                     let (only, local) = (change[from], change_local[from]);
-                    if local == UNTRACKED {
-                        SingleWatch {
-                            constraint: only,
-                            word: UNTRACKED,
-                            bit: 0,
-                        }
+                    let (word, bit) = if local == UNTRACKED {
+                        (UNTRACKED, 0)
                     } else {
-                        SingleWatch {
-                            constraint: only,
-                            word: changes_start[only as usize] + local / 64,
-                            bit: local % 64,
-                        }
+                        (changes_start[only as usize] + local / 64, local % 64)
+                    };
+                    SingleWatch {
+                        constraint: only,
+                        word,
+                        bit,
                     }
                 }
                 _ => SingleWatch {
@@ -506,13 +503,11 @@ impl Engine {
                 .narrow_wide_quietly(var, Some(i128::from(value)), Some(i128::from(value)))
                 .map(|_| ());
         }
+        let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
         let layout = self.store.layout(var);
         if layout.len == 1 {
             // One word (a puzzle's cells): the given's bit kept, with no loop over words
             // and no size count; the assumptions of a batch of puzzles come here.
-            let offset = value - i64::from(layout.base);
-            let bit = u64::checked_shl(1, u32::try_from(offset).map_err(|_| Conflict)?)
-                .ok_or(Conflict)?;
             let at = layout.start as usize;
             let old = self.store.word_at(at);
             if old & bit == 0 {
@@ -523,7 +518,6 @@ impl Engine {
             }
             return Ok(());
         }
-        let (k, bit) = self.store.bit_of(var, value).ok_or(Conflict)?;
         for j in 0..layout.len as usize {
             self.narrow_word_quietly(var, j, if j == k { bit } else { 0 });
         }

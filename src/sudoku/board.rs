@@ -121,15 +121,14 @@ impl Board {
                 actual: cells.len(),
             });
         }
-        let too_large = |v: &u8| usize::from(*v) > n;
         // The largest first: a loop without an exit, for the usual case of none too large.
-        let any = cells.iter().copied().max().is_some_and(|v| too_large(&v));
-        let first = if any {
-            cells.iter().position(too_large)
-        } else {
-            None
-        };
-        if let Some(i) = first {
+        let largest = cells.iter().copied().max().unwrap_or(0);
+        if usize::from(largest) > n {
+            // There is one, so the search finds it.
+            let i = cells
+                .iter()
+                .position(|&v| usize::from(v) > n)
+                .unwrap_or_default();
             return Err(ParseError::ValueOutOfRange {
                 line: 1,
                 column: i + 1,

@@ -175,7 +175,7 @@ pub struct Chunk {
     /// The input is exhausted (or failed).
     pub finished: bool,
     /// The lines' bytes, given back to the reader's budget when the chunk is dropped.
-    _lease: Lease,
+    lease: Lease,
 }
 
 enum Message {
@@ -231,7 +231,7 @@ impl LineReader {
             lines: Vec::new(),
             error: None,
             finished: false,
-            _lease: Lease::new(Arc::clone(&self.budget)),
+            lease: Lease::new(Arc::clone(&self.budget)),
         };
         let mut next = loop {
             match self.receiver.recv_timeout(POLL) {
@@ -247,7 +247,7 @@ impl LineReader {
         loop {
             match next {
                 Ok(Message::Line(line)) => {
-                    chunk._lease.add(line_bytes(&line));
+                    chunk.lease.add(line_bytes(&line));
                     chunk.lines.push(line);
                 }
                 Ok(Message::Failed(e)) => {
