@@ -17,6 +17,11 @@ use std::time::{Duration, Instant};
 
 use bitcsp::coloring::{self, greedy_clique, Graph, Limits};
 
+#[path = "../cnf.rs"]
+#[allow(dead_code)] // shared with `large`, which also asks for exactly one
+mod cnf;
+use cnf::Cnf;
+
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
     args.iter()
@@ -74,24 +79,21 @@ fn dimacs_graph(graph: &Graph) -> String {
 /// take colours `0, 1, ...` in turn (the usual break of the colours' symmetry).
 fn dimacs_cnf(graph: &Graph, k: usize) -> String {
     let var = |v: usize, c: usize| (v * k + c + 1) as i64;
-    let mut clauses: Vec<Vec<i64>> = Vec::new();
+    let mut cnf = Cnf {
+        vars: graph.num_vertices() * k,
+        ..Cnf::default()
+    };
     for v in 0..graph.num_vertices() {
-        clauses.push((0..k).map(|c| var(v, c)).collect());
+        cnf.clauses.push((0..k).map(|c| var(v, c)).collect());
     }
     for (a, b) in graph.edges() {
-        clauses.extend((0..k).map(|c| vec![-var(a, c), -var(b, c)]));
+        cnf.clauses
+            .extend((0..k).map(|c| vec![-var(a, c), -var(b, c)]));
     }
     for (c, v) in greedy_clique(graph).into_iter().enumerate().take(k) {
-        clauses.push(vec![var(v, c)]);
+        cnf.clauses.push(vec![var(v, c)]);
     }
-    let mut out = format!("p cnf {} {}\n", graph.num_vertices() * k, clauses.len());
-    for clause in &clauses {
-        for lit in clause {
-            let _ = write!(out, "{lit} ");
-        }
-        out.push_str("0\n");
-    }
-    out
+    cnf.to_dimacs()
 }
 
 fn main() -> ExitCode {

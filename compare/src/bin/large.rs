@@ -8,7 +8,6 @@
 //! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
 //! peer (`cadical -q DIR/seed-1.cnf`).
 
-use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Duration;
 
@@ -16,6 +15,10 @@ use bitcsp::sudoku::workshop::{Generator, Symmetry};
 use bitcsp::sudoku::{self, Board, BoxShape};
 use bitcsp::Solver;
 use cpu_time::ThreadTime;
+
+#[path = "../cnf.rs"]
+mod cnf;
+use cnf::Cnf;
 
 fn arg(name: &str) -> Option<String> {
     let args: Vec<String> = std::env::args().collect();
@@ -103,50 +106,31 @@ fn main() {
 
 /// The puzzle as DIMACS CNF in the full ("extended") encoding that SAT studies of Sudoku
 /// use: variable `(cell * n + digit) + 1` says the cell holds the digit; every cell and
-/// every house holds each digit at least and at most once, and every given is a unit.
+/// every house holds each digit exactly once, and every given is a unit.
 fn dimacs(puzzle: &Board) -> String {
     let n = puzzle.side();
-    let shape = puzzle.shape();
-    let var = |cell: usize, digit: usize| cell * n + digit + 1;
-    let mut houses: Vec<Vec<usize>> = Vec::new();
-    for i in 0..n {
-        houses.push((0..n).map(|j| i * n + j).collect());
-        houses.push((0..n).map(|j| j * n + i).collect());
-        let (top, left) = (i / shape.rows * shape.rows, i % shape.rows * shape.cols);
-        houses.push(
-            (0..n)
-                .map(|j| (top + j / shape.cols) * n + left + j % shape.cols)
-                .collect(),
-        );
-    }
-    let mut clauses: Vec<Vec<isize>> = Vec::new();
-    let mut exactly_one = |lits: Vec<usize>| {
-        clauses.push(lits.iter().map(|&v| v as isize).collect());
-        for (k, &a) in lits.iter().enumerate() {
-            for &b in &lits[k + 1..] {
-                clauses.push(vec![-(a as isize), -(b as isize)]);
-            }
-        }
+    let var = |cell: usize, digit: usize| (cell * n + digit + 1) as i64;
+    let mut cnf = Cnf {
+        vars: n * n * n,
+        ..Cnf::default()
     };
     for cell in 0..n * n {
-        exactly_one((0..n).map(|d| var(cell, d)).collect());
+        cnf.exactly_one(&(0..n).map(|d| var(cell, d)).collect::<Vec<_>>());
     }
-    for house in &houses {
-        for d in 0..n {
-            exactly_one(house.iter().map(|&cell| var(cell, d)).collect());
+    // Row i, column i and box i in turn: the order the timings in docs/PERFORMANCE.md
+    // were taken with (a SAT solver's time on these depends on the clauses' order).
+    let units = puzzle.units();
+    for i in 0..n {
+        for (_, cells) in [&units[i], &units[n + i], &units[2 * n + i]] {
+            for d in 0..n {
+                cnf.exactly_one(&cells.iter().map(|&cell| var(cell, d)).collect::<Vec<_>>());
+            }
         }
     }
     for cell in 0..n * n {
         if let Some(d) = puzzle.get(cell / n, cell % n) {
-            clauses.push(vec![var(cell, usize::from(d) - 1) as isize]);
+            cnf.clauses.push(vec![var(cell, usize::from(d) - 1)]);
         }
     }
-    let mut out = format!("p cnf {} {}\n", n * n * n, clauses.len());
-    for clause in &clauses {
-        for lit in clause {
-            let _ = write!(out, "{lit} ");
-        }
-        out.push_str("0\n");
-    }
-    out
+    cnf.to_dimacs()
 }
