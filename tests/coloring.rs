@@ -244,9 +244,10 @@ fn command_line_decides_k_colorability() {
 
 #[test]
 fn coloring_searches_publish_their_progress() {
-    // myciel4 has no 4-coloring: the search explores its whole tree, so the share
-    // published ends at one (in parts per billion), on one thread and on two.
-    let graph = load("myciel4");
+    // queen8_8 has no 8-coloring, and neither its largest clique (8 vertices) nor any
+    // Mycielski construction in it shows that: the search explores its whole tree, so
+    // the share published ends at one (in parts per billion), on one thread and on two.
+    let graph = load("queen8_8");
     for threads in [1, 2] {
         let sink = Arc::new(AtomicU64::new(0));
         let limits = Limits {
@@ -254,7 +255,7 @@ fn coloring_searches_publish_their_progress() {
             progress: Some(Arc::clone(&sink)),
             ..Limits::default()
         };
-        let decision = coloring::color_with(&graph, 4, &limits).unwrap();
+        let decision = coloring::color_with(&graph, 8, &limits).unwrap();
         assert_eq!(decision, Decision::Impossible);
         assert_eq!(
             sink.load(Ordering::Relaxed),
@@ -266,12 +267,12 @@ fn coloring_searches_publish_their_progress() {
 
 #[test]
 fn command_line_answers_do_not_depend_on_threads() {
-    // myciel5's bottom-up probes run out of budget, so its proof is the top-down
-    // descent, searched in parallel from two threads up.
+    // queen8_8's refutation of 8 colors is a search, split between the threads from two
+    // up; myciel5's bounds meet without one.
     for (name, colors) in [
         ("myciel5", None),
         ("queen8_8", None),
-        ("myciel4", Some("4")),
+        ("queen8_8", Some("8")),
     ] {
         let file = data(&format!("{name}.col"));
         let run = |threads: &str| {
@@ -381,5 +382,35 @@ fn generated_mycielski_graphs_have_the_dimacs_sizes_and_chromatic_numbers() {
                 .any(|&c| graph.adjacent(b, c as usize))
         });
         assert!(!triangle, "myciel{k} has a triangle");
+    }
+}
+
+#[test]
+fn mycielski_graphs_are_proved_by_the_construction_they_hold() {
+    // myciel6 (95 vertices, χ = 7) and myciel7 (191, χ = 8), relabelled: every clique
+    // is an edge, so the clique bound says 2 and a search alone does not finish; the
+    // Mycielski construction found inside them proves the rest.
+    let mut graph = Graph::from_edges(2, [(0, 1)]);
+    for _ in 0..4 {
+        graph = graph.mycielskian().expect("a small graph");
+    }
+    for chromatic in [7, 8] {
+        graph = graph.mycielskian().expect("a small graph");
+        let n = graph.num_vertices();
+        // A fixed permutation that mixes the layers: vertex v becomes (v * 37) mod n
+        // (37 is prime to 95 and 191).
+        let shuffled = Graph::from_edges(n, graph.edges().map(|(a, b)| (a * 37 % n, b * 37 % n)));
+        assert_eq!(shuffled.num_edges(), graph.num_edges());
+        let result = coloring::chromatic_number(&shuffled, &Limits::default()).unwrap();
+        assert_eq!(
+            (result.lower, result.upper),
+            (chromatic, chromatic),
+            "{n} vertices"
+        );
+        assert!(shuffled.is_proper_coloring(&result.coloring));
+        assert_eq!(
+            coloring::color_with(&shuffled, chromatic - 1, &Limits::default()).unwrap(),
+            Decision::Impossible
+        );
     }
 }

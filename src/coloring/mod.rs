@@ -6,10 +6,13 @@
 //! then around each edge that none of them holds (the 9×9 queen graph's rows and columns
 //! are found this way), once per graph.
 //!
-//! The chromatic number is found between a greedy-clique lower bound and a DSATUR upper
-//! bound (lowered by tabu search when the quick probes at the lower bound fail) by asking
+//! The chromatic number is found between a lower bound and a DSATUR upper bound (lowered
+//! by tabu search when the quick probes at the lower bound fail) by asking
 //! the engine for colorings with fewer and fewer colors, branching DSATUR-style (fewest
-//! colors left, ties by most uncolored neighbours).
+//! colors left, ties by most uncolored neighbours). The lower bound is a greedy clique,
+//! raised where Mycielski's construction is found on top of one (a graph holding the
+//! Mycielskian of a subgraph needs one color more than the subgraph; see `mycielski`):
+//! that proves the triangle-free Mycielski graphs, where cliques say nothing.
 //!
 //! ```
 //! use bitcsp::coloring::{self, Graph, Limits};
@@ -26,6 +29,7 @@ mod cliques;
 mod dimacs;
 mod generate;
 mod graph;
+mod mycielski;
 mod tabu;
 mod watch;
 
@@ -195,7 +199,8 @@ pub enum Decision {
 /// The bounds answer first, without a search: DSATUR's coloring when it uses at most `k`
 /// colors (it never needs more than the largest degree plus one, so any larger `k` is
 /// answered at once, in memory that does not grow with `k`), and "impossible" when a
-/// clique has more than `k` vertices.
+/// clique has more than `k` vertices or Mycielski's construction, found on a clique,
+/// needs more than `k` colors.
 ///
 /// ```
 /// use bitcsp::coloring::{self, Decision, Graph, Limits};
@@ -230,6 +235,11 @@ pub fn color_with(graph: &Graph, k: usize, limits: &Limits) -> Result<Decision, 
     };
     if cliques.largest.len() > k {
         return Ok(Decision::Impossible);
+    }
+    match mycielski::tower(graph, &cliques.largest, &watch) {
+        Ok(tower) if tower.bound() > k => return Ok(Decision::Impossible),
+        Ok(_) => {}
+        Err(reason) => return Ok(Decision::Unknown(reason)),
     }
     decide(graph, k, limits, &cliques, &watch)
 }
@@ -294,7 +304,8 @@ fn decide(
 /// The chromatic number, or the best bounds when a limit stops the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Chromatic {
-    /// Proved lower bound (a clique, or an impossible k plus one).
+    /// Proved lower bound (a clique, Mycielski's construction on one, or an impossible k
+    /// plus one).
     pub lower: usize,
     /// Colors of the best coloring found.
     pub upper: usize,
@@ -314,7 +325,8 @@ impl Chromatic {
 /// Node budget of each bottom-up probe in [`chromatic_number`].
 const PROBE_NODES: u64 = 20_000;
 
-/// Finds the chromatic number: bounds from a greedy clique and DSATUR, then two phases.
+/// Finds the chromatic number: bounds from a greedy clique (raised by Mycielski's
+/// construction where it is found) and DSATUR, then two phases.
 /// Bottom-up: ask for a coloring with `lower` colors on a small node budget; an answer
 /// either ends the search (a coloring) or raises `lower` (impossible), and the probe is
 /// repeated. With few colors propagation is strong, so when the clique bound is the
@@ -353,6 +365,15 @@ pub fn chromatic_number(graph: &Graph, limits: &Limits) -> Result<Chromatic, Mod
         }
     };
     best.lower = best.lower.max(cliques.largest.len());
+    if best.lower < best.upper {
+        match mycielski::tower(graph, &cliques.largest, &watch) {
+            Ok(tower) => best.lower = best.lower.max(tower.bound()),
+            Err(reason) => {
+                best.stopped = Some(reason);
+                return Ok(best);
+            }
+        }
+    }
     let remaining = |best: &mut Chromatic| -> Option<Option<Duration>> {
         match limits.time {
             Some(t) => match t.checked_sub(started.elapsed()) {
