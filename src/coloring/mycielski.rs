@@ -205,6 +205,10 @@ impl Search<'_> {
         // Every vertex below needs an image of its own among the apex's neighbours, so
         // an apex leaves at most its degree below: apexes are tried by degree, down to
         // where none can enter the beam.
+        let size = count(within);
+        if !self.budget.spend(size.saturating_mul(self.words))? {
+            return Ok(best);
+        }
         let degree = |v: usize| count_and(self.neighbours(v), within);
         let mut apexes: Vec<(usize, usize)> = members(within).map(|w| (degree(w), w)).collect();
         apexes.sort_by_key(|&(d, w)| (std::cmp::Reverse(d), w));
@@ -258,6 +262,9 @@ impl Search<'_> {
             // color (it would only take an image another may need), and when the images
             // do not go round, those with the fewest neighbours leave first, as in
             // peeling a graph to its core (the others' needs shrink with them).
+            if !self.budget.spend(count(&below).saturating_mul(words))? {
+                return Ok(None);
+            }
             let degree = |v: usize| count_and(self.neighbours(v), &below);
             let mut vertices: Vec<(usize, usize)> = members(&below)
                 .map(|v| (degree(v), v))
