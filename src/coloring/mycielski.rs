@@ -124,8 +124,9 @@ fn grow(edges: &mut Vec<(u32, u32)>, below: u32) {
 /// The search runs top-down. A vertex `w` is tried as the apex of the top level: its
 /// neighbours can be images, its non-neighbours form the subgraph H below, and each
 /// vertex of H needs an image adjacent to all its neighbours in H. A maximum matching
-/// assigns the images; the vertices of H left without one are dropped from H (which only
-/// makes the others' needs smaller) until every one has an image. The apexes leaving the
+/// assigns the images; while it leaves a vertex without one, the vertices of H with the
+/// fewest neighbours in H are dropped (which only makes the others' needs smaller). The
+/// apexes leaving the
 /// largest H are followed, [`BEAM`] of them per level, and H is searched the same way;
 /// every subgraph's own greedy clique is the bottom of its tower.
 ///
@@ -349,17 +350,16 @@ impl Tower {
         )
     }
 
-    /// This tower (found inside `peeled.below`) with `peeled`'s level on top.
+    /// This tower (found inside `peeled.below`, every vertex of which has an image) with
+    /// `peeled`'s level on top.
     fn raised(mut self, peeled: &Peeled) -> Tower {
+        let image_of: std::collections::HashMap<usize, usize> =
+            peeled.images.iter().copied().collect();
+        // A vertex without an image cannot occur; if it did, `holds_in` would refuse the
+        // tower for its out-of-range vertex.
         let images = self
             .vertices()
-            .map(|v| {
-                peeled
-                    .images
-                    .iter()
-                    .find(|&&(x, _)| x == v)
-                    .map_or(usize::MAX, |&(_, u)| u)
-            })
+            .map(|v| image_of.get(&v).copied().unwrap_or(usize::MAX))
             .collect();
         self.levels.push(Level {
             images,
