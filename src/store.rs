@@ -383,7 +383,7 @@ impl Store {
 
     /// Opens a search level.
     pub(crate) fn push_level(&mut self) {
-        self.trail.push_level();
+        self.trail.push_level(&self.words);
     }
 
     /// Undoes every change made since the newest level was opened, and closes it.
