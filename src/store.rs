@@ -350,10 +350,12 @@ impl Store {
     /// [`Store::write_at`] does. The other words of `words` must equal the store's.
     #[inline]
     pub(crate) fn write_changed(&mut self, first: usize, words: &[u64], which: &[u64]) {
-        if self.at_root() {
-            // Visiting only the changed words mispredicts (at a search's root, which of a
-            // given's peers still held its value depends on the puzzle).
-            self.write_at_root(first, words);
+        if self.at_root() || self.trail.copies_levels() {
+            // Nothing to save (level 0 is never undone; a copying trail holds the level's
+            // copy): one copy of them all, where visiting only the changed words
+            // mispredicts (which of a given's peers still held its value depends on the
+            // puzzle).
+            self.words[first..first + words.len()].copy_from_slice(words);
             return;
         }
         let target = &mut self.words[first..first + words.len()];

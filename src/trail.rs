@@ -67,6 +67,13 @@ impl Trail {
         self.levels.len() == 1
     }
 
+    /// True when levels are copies of every word: then nothing needs saving before a
+    /// write.
+    #[inline]
+    pub(crate) fn copies_levels(&self) -> bool {
+        self.copies.is_some()
+    }
+
     /// Opens a new level over the store's `words`.
     pub(crate) fn push_level(&mut self, words: &[u64]) {
         if let Some(copies) = &mut self.copies {
