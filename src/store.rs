@@ -350,12 +350,10 @@ impl Store {
     /// [`Store::write_at`] does. The other words of `words` must equal the store's.
     #[inline]
     pub(crate) fn write_changed(&mut self, first: usize, words: &[u64], which: &[u64]) {
-        if self.at_root() || self.trail.copies_levels() {
-            // Nothing to save (level 0 is never undone; a copying trail holds the level's
-            // copy): one copy of them all, where visiting only the changed words
-            // mispredicts (which of a given's peers still held its value depends on the
-            // puzzle).
-            self.words[first..first + words.len()].copy_from_slice(words);
+        if !self.saves_writes() {
+            // One copy of them all, where visiting only the changed words mispredicts
+            // (which of a given's peers still held its value depends on the puzzle).
+            self.write_unsaved(first, words);
             return;
         }
         let target = &mut self.words[first..first + words.len()];
@@ -369,12 +367,19 @@ impl Store {
         }
     }
 
-    /// Writes every word of `words` from flat index `first` on, at level 0: nothing is
-    /// saved there (it is never undone), so one copy does it.
+    /// Writes every word of `words` from flat index `first` on, where writes need no
+    /// saving (see [`Store::saves_writes`]): one copy does it.
     #[inline]
-    pub(crate) fn write_at_root(&mut self, first: usize, words: &[u64]) {
-        debug_assert!(self.at_root());
+    pub(crate) fn write_unsaved(&mut self, first: usize, words: &[u64]) {
+        debug_assert!(!self.saves_writes());
         self.words[first..first + words.len()].copy_from_slice(words);
+    }
+
+    /// Whether a write must save the old word for undo: not at level 0 (never undone),
+    /// nor under a trail that copies every word at each level.
+    #[inline]
+    pub(crate) fn saves_writes(&self) -> bool {
+        !(self.at_root() || self.trail.copies_levels())
     }
 
     /// True at level 0 (no search level open), where nothing is saved for undo.

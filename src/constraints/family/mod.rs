@@ -490,8 +490,8 @@ impl Family {
             // undo. Which words changed is gathered first, without a branch per word
             // (which values a run moved is a coin toss for the predictor).
             let start = view.start as usize;
-            if e.store.at_root() {
-                e.store.write_at_root(start, work.places);
+            if !e.store.saves_writes() {
+                e.store.write_unsaved(start, work.places);
             } else if work.places.len() <= 64 {
                 let stored = e.store.words_from(start, work.places.len());
                 let changed = work
