@@ -486,9 +486,10 @@ impl Family {
                 }),
                 "the view's fixed cells must be the cells with one value"
             );
-            // Nobody watches the view: plain writes (of the changed words only), saved for
-            // undo. Which words changed is gathered first, without a branch per word
-            // (which values a run moved is a coin toss for the predictor).
+            // Nobody watches the view: plain writes. Where writes need no saving, one copy
+            // of the whole view; else the changed words only, saved for undo, gathered
+            // first without a branch per word (which values a run moved is a coin toss
+            // for the predictor).
             let start = view.start as usize;
             if !e.store.saves_writes() {
                 e.store.write_unsaved(start, work.places);
