@@ -6,9 +6,10 @@
 //! is never undone, so its stamp is the one every word starts with: nothing is saved
 //! there (the root propagation writes most words of the store once).
 //!
-//! A small store (at most [`COPY_WORDS`] words: N-Queens, a 9×9 Sudoku) is copied whole
-//! at each level instead: a node there changes a good share of its words, and one copy of
-//! them all costs less than a stamp test and a saved entry for each (`profile queens`).
+//! A small store (at most [`COPY_WORDS`] words: N-Queens, Sudoku up to 25×25) is copied
+//! whole at each level instead: a node there changes a good share of its words, and one
+//! copy of them all costs less than a stamp test and a saved entry for each (`profile
+//! queens`; docs/PERFORMANCE.md has the measurements that set the limit).
 
 /// Undo log of domain words, organised in levels.
 #[derive(Clone, Debug)]
@@ -26,7 +27,7 @@ pub(crate) struct Trail {
 
 /// Stores of at most this many words are copied whole at each level rather than saved
 /// word by word.
-pub(crate) const COPY_WORDS: usize = 256;
+pub(crate) const COPY_WORDS: usize = 1024;
 
 #[derive(Clone, Copy, Debug)]
 struct Level {
