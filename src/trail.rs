@@ -38,13 +38,19 @@ struct Level {
 impl Trail {
     /// A trail for a store of `words` words, at level 0.
     pub(crate) fn new(words: usize) -> Self {
+        Trail::of(words, words <= COPY_WORDS)
+    }
+
+    /// A trail for `words` words that copies them at each level, or saves the changed
+    /// ones (only that way needs the stamps).
+    fn of(words: usize, copying: bool) -> Self {
         Trail {
             entries: Vec::new(),
-            stamps: vec![0; words],
+            stamps: if copying { Vec::new() } else { vec![0; words] },
             levels: vec![Level { mark: 0, stamp: 0 }],
             next_stamp: 1,
             stamp: 0,
-            copies: (words <= COPY_WORDS).then(Vec::new),
+            copies: copying.then(Vec::new),
         }
     }
 
@@ -162,10 +168,7 @@ mod tests {
 
     /// A trail that saves word by word, whatever the store's size.
     fn saving(words: usize) -> Trail {
-        Trail {
-            copies: None,
-            ..Trail::new(words)
-        }
+        Trail::of(words, false)
     }
 
     #[test]

@@ -244,13 +244,13 @@ impl Search<'_> {
     /// Peels apex `w` off the subgraph `within`; `None` once the budget is spent.
     fn peel(&mut self, w: usize, within: &[u64]) -> Result<Option<Peeled>, StopReason> {
         let words = self.words;
-        let images: Vec<usize> = self
+        let adjacent: Vec<u64> = self
             .neighbours(w)
             .iter()
             .zip(within)
-            .enumerate()
-            .flat_map(|(k, (a, b))| crate::bits::set_bits(a & b).map(move |i| k * 64 + i))
+            .map(|(a, b)| a & b)
             .collect();
+        let images: Vec<usize> = members(&adjacent).collect();
         let mut below: Vec<u64> = self
             .neighbours(w)
             .iter()

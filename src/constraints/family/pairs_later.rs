@@ -1,8 +1,8 @@
 //! Intersecting pairs built when a search needs them. The pairs (the locked-values
 //! tables) are a large part of compiling a family with a view (`profile variant jigsaw`
 //! under callgrind shows their share), and a model built per puzzle whose first
-//! propagation solves it would use them for one sweep at most. Such a family is compiled without pairs and finds locked values on its
-//! value-major view instead ([`Family::locked_values_by_view`]: the same removals, from
+//! propagation solves it would use them for one sweep at most. Such a family is compiled
+//! without pairs and finds locked values on its value-major view instead ([`Family::locked_values_by_view`]: the same removals, from
 //! a sweep over groups and values that costs more per look than the pairs' but needs no
 //! tables). A run that settles with cells still open is followed by a search, whose
 //! runs each touch few pairs: it builds a copy of the family with pairs, and every later
