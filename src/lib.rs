@@ -63,6 +63,7 @@ mod xorshift;
 
 // Thin models on top of the core.
 pub mod coloring;
+pub mod cover;
 pub mod flatzinc;
 pub mod parts;
 pub mod queens;

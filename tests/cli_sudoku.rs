@@ -216,3 +216,46 @@ fn clashing_givens_are_named_by_every_searching_command() {
         );
     }
 }
+
+/// A 36×36 board from a seeded full grid, with `keep` percent of its cells kept.
+fn board_36(seed: u64, keep: u64) -> Board {
+    use bitcsp::sudoku::workshop::{Generator, Symmetry};
+    use bitcsp::sudoku::BoxShape;
+    let shape = BoxShape { rows: 6, cols: 6 };
+    let mut generator = Generator::new(shape, Symmetry::None, None, seed).expect("a shape");
+    let mut board = generator.grid(0).expect("a grid");
+    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for cell in 0..36 * 36 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        if state % 100 >= keep {
+            board.set(cell / 36, cell % 36, 0);
+        }
+    }
+    board
+}
+
+#[test]
+fn large_boards_are_solved_by_learning_with_its_statistics_and_limits() {
+    let boards = [board_36(1, 65), board_36(2, 60)];
+    let input = format!("{}\n{}\n", boards[0].to_numbers(), boards[1].to_numbers());
+    let out = bitcsp(&["sudoku", "solve", "--stats"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 2);
+    for (line, board) in lines.iter().zip(&boards) {
+        let solved = Board::parse(line).expect("a board");
+        solved.check_solves(board).expect("a solution of the board");
+    }
+    assert!(
+        stderr(&out).contains("<stdin>:2: nodes "),
+        "{}",
+        stderr(&out)
+    );
+    // A half-kept board needs more than five choices.
+    let hard = format!("{}\n", board_36(3, 50).to_numbers());
+    let out = bitcsp(&["sudoku", "solve", "--node-limit", "5"], hard.as_bytes());
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("<stdin>:1: stopped by node limit"));
+}

@@ -20,6 +20,7 @@
 
 mod board;
 mod error;
+pub mod learning;
 mod parse;
 mod puzzle_solver;
 mod symbols;
@@ -208,13 +209,22 @@ fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> 
 }
 
 /// A solution of `board` (the first in search order up to 12×12; see [`restarts`]), or
-/// `None` when it has none, found with the recommended search ([`configure`]).
+/// `None` when it has none, found with the recommended search ([`configure`]); from
+/// [`learning::LEARNING_SIDE`] up by the clause-learning search instead
+/// ([`learning::solve`]).
 ///
 /// # Errors
 /// [`SudokuError::Clash`] when two givens break a rule (the board is not valid).
 pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
+    }
+    if board.side() >= learning::LEARNING_SIDE {
+        return Ok(match learning::solve(board, |_| {})?.0 {
+            learning::Learned::Solved(solution) => Some(solution),
+            // With no limit and no flag the search ends only by an answer.
+            learning::Learned::NoSolution | learning::Learned::Stopped(_) => None,
+        });
     }
     let (m, cells) = model(board)?;
     let mut solver = Solver::new(&m);

@@ -1,9 +1,12 @@
 //! Large Sudoku boards: random full grids with half of their cells kept uniformly at
 //! random, one puzzle per seed, each solved by bitcsp on one thread with a time limit.
 //!
-//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10]`
+//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine] [--stats]`
 //!
-//! Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances are the
+//! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up the
+//! clause-learning search (`sudoku::learning`), below it the engine with
+//! `sudoku::configure`; `--engine` takes the engine at every size, and `--stats` prints
+//! each board's time and search statistics to stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances are the
 //! same on every run; `--print` writes the puzzles instead of solving them, and
 //! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
 //! peer (`cadical -q DIR/seed-1.cnf`).
@@ -11,6 +14,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::workshop::{Generator, Symmetry};
 use bitcsp::sudoku::{self, Board, BoxShape};
 use bitcsp::Solver;
@@ -50,6 +54,8 @@ fn main() {
         Duration::from_secs_f64(arg("--limit").and_then(|l| l.parse().ok()).unwrap_or(10.0));
     let print = std::env::args().any(|a| a == "--print");
     let cnf = arg("--cnf");
+    let engine = std::env::args().any(|a| a == "--engine");
+    let stats = std::env::args().any(|a| a == "--stats");
     let n = shape.side();
     let mut times = Vec::new();
     let mut unsolved = Vec::new();
@@ -72,15 +78,12 @@ fn main() {
             std::fs::write(&path, dimacs(&puzzle)).expect("a writable CNF file");
             continue;
         }
-        let (model, cells) = sudoku::model(&puzzle).expect("a model");
-        let mut solver = Solver::new(&model);
-        sudoku::configure(&mut solver, &puzzle);
-        solver.set_time_limit(Some(limit));
         let started = ThreadTime::now();
-        let found = solver
-            .solve()
-            .solution()
-            .map(|s| sudoku::decode(&puzzle, &cells, &s));
+        let found = if n >= learning::LEARNING_SIDE && !engine {
+            solve_by_learning(&puzzle, limit, seed, stats)
+        } else {
+            solve_by_engine(&puzzle, limit, seed, stats)
+        };
         let t = started.elapsed();
         match found {
             Some(solution) if solution.check_solves(&puzzle).is_ok() => times.push(t),
@@ -102,6 +105,38 @@ fn main() {
         max.as_secs_f64(),
         limit.as_secs_f64()
     );
+}
+
+/// A solution by the clause-learning search, within `limit`.
+fn solve_by_learning(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Option<Board> {
+    let (outcome, s) = learning::solve(puzzle, |solver| {
+        solver.set_time_limit(Some(limit));
+    })
+    .expect("a valid board");
+    if stats {
+        eprintln!("seed {seed}: {s:?}");
+    }
+    match outcome {
+        Learned::Solved(solution) => Some(solution),
+        Learned::NoSolution => panic!("seed {seed}: no solution claimed for a carved grid"),
+        Learned::Stopped(_) => None,
+    }
+}
+
+/// A solution by the engine with `sudoku::configure`, within `limit`.
+fn solve_by_engine(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Option<Board> {
+    let (model, cells) = sudoku::model(puzzle).expect("a model");
+    let mut solver = Solver::new(&model);
+    sudoku::configure(&mut solver, puzzle);
+    solver.set_time_limit(Some(limit));
+    let found = solver
+        .solve()
+        .solution()
+        .map(|s| sudoku::decode(puzzle, &cells, &s));
+    if stats {
+        eprintln!("seed {seed}: {:?}", solver.stats());
+    }
+    found
 }
 
 /// The puzzle as DIMACS CNF in the full ("extended") encoding that SAT studies of Sudoku

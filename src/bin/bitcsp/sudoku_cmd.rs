@@ -7,6 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::variants::{VariantPuzzle, VariantSolver, Variants};
 use bitcsp::sudoku::{self, Board, BoxShape, ParseError, PuzzleSolver, SudokuError};
 use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
@@ -183,6 +184,11 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
                 ..Report::default()
             },
         };
+    }
+    if let (Action::Solve, false) = (settings.action, settings.unique) {
+        if board.side() >= learning::LEARNING_SIDE {
+            return solve_by_learning(&board, settings, cancel);
+        }
     }
     with_puzzle_solver(board.shape(), |puzzles| {
         let (solver, cells) = match puzzles.map(|p| p.load(&board)) {
@@ -371,6 +377,44 @@ fn solve_first(
             r
         }
     }
+}
+
+/// A first solution of a large board by the clause-learning search
+/// ([`learning`](bitcsp::sudoku::learning)). Its statistics map onto the engine's: a
+/// choice is a node, a conflict a failure, and a learned clause kept a nogood.
+fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
+    let solved = learning::solve(board, |solver| {
+        solver
+            .set_time_limit(settings.time_limit)
+            .set_node_limit(settings.node_limit)
+            .set_cancel_flag(Some(Arc::clone(cancel)));
+    });
+    let (learned, stats) = match solved {
+        Ok(solved) => solved,
+        Err(e) => return unreadable(settings, e.to_string()),
+    };
+    let mut report = match learned {
+        Learned::Solved(solution) => Report {
+            out: Some(render(&solution, settings)),
+            ..Report::default()
+        },
+        Learned::NoSolution => Report::failed("no solution".into()),
+        Learned::Stopped(reason) => {
+            let mut r = Report::default();
+            r.stopped(reason);
+            r
+        }
+    };
+    report.stats = Some(Statistics {
+        nodes: stats.decisions,
+        failures: stats.conflicts,
+        solutions: u64::from(report.out.is_some()),
+        restarts: stats.restarts,
+        nogoods: stats.learned,
+        elapsed: stats.elapsed,
+        ..Statistics::default()
+    });
+    report
 }
 
 fn solve_unique(

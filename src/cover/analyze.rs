@@ -1,0 +1,207 @@
+//! Conflict analysis: from a clash back along the reasons to the first unique implication
+//! point of the current level (1UIP), giving a clause that is false now and asserts one
+//! literal after the jump back; then the literals that other literals of the clause imply
+//! are dropped (recursive minimisation, as in MiniSat).
+//!
+//! Every reason is a clause over the options: an option out because another that shares
+//! an item is chosen (two literals), an option chosen because its item has no other left
+//! (the item's options), or a learned clause. Their false literals are the antecedents.
+
+use super::clauses::option_of;
+use super::solver::{Clash, CoverSolver, Reason};
+
+impl CoverSolver {
+    /// Learns from `clash` into `self.learnt` (the asserting literal first, a literal of
+    /// the jump level second); returns the level to jump back to and the clause's number
+    /// of distinct levels.
+    pub(super) fn analyze(&mut self, clash: Clash) -> (u32, u32) {
+        self.learnt.clear();
+        self.learnt.push(0);
+        let current = self.decision_level();
+        let mut pending = 0u32;
+        self.explain_clash(clash);
+        let mut at = self.trail.len();
+        let uip = loop {
+            let antecedents = std::mem::take(&mut self.antecedents);
+            for &a in &antecedents {
+                let a = a as usize;
+                if self.seen[a] || self.level[a] == 0 {
+                    continue;
+                }
+                self.seen[a] = true;
+                self.order.bump(a);
+                if self.level[a] == current {
+                    pending += 1;
+                } else {
+                    self.learnt.push(self.false_literal(a));
+                }
+            }
+            self.antecedents = antecedents;
+            let o = loop {
+                at -= 1;
+                let o = option_of(self.trail[at]);
+                if self.seen[o] {
+                    break o;
+                }
+            };
+            self.seen[o] = false;
+            pending -= 1;
+            if pending == 0 {
+                break o;
+            }
+            if let Reason::Clause(c) = self.reason[o] {
+                self.clauses.bump(c);
+            }
+            self.explain(o);
+        };
+        self.learnt[0] = self.false_literal(uip);
+        self.minimize();
+        let jump = self.place_jump_literal();
+        (jump, self.distinct_levels())
+    }
+
+    /// Drops the literals of `learnt[1..]` implied by the others, and clears `seen`.
+    fn minimize(&mut self) {
+        let abstract_levels = self.learnt[1..].iter().fold(0u32, |acc, &l| {
+            acc | abstract_level(self.level[option_of(l)])
+        });
+        // Every literal of the clause is cleared at the end, the dropped ones too.
+        self.cleared.clear();
+        self.cleared
+            .extend(self.learnt[1..].iter().map(|&l| option_of(l) as u32));
+        let mut kept = 1;
+        for i in 1..self.learnt.len() {
+            let lit = self.learnt[i];
+            let o = option_of(lit);
+            if self.reason[o] == Reason::Decision || !self.redundant(o, abstract_levels) {
+                self.learnt[kept] = lit;
+                kept += 1;
+            }
+        }
+        for &o in &self.cleared {
+            self.seen[o as usize] = false;
+        }
+        self.cleared.clear();
+        self.learnt.truncate(kept);
+    }
+
+    /// Whether option `o`'s literal follows from literals already in the clause (marked
+    /// `seen`), through reasons only. Options found redundant stay marked (in `cleared`),
+    /// so that later checks stop at them.
+    fn redundant(&mut self, o: usize, abstract_levels: u32) -> bool {
+        self.stack.clear();
+        self.stack.push(o as u32);
+        let top = self.cleared.len();
+        while let Some(x) = self.stack.pop() {
+            self.explain(x as usize);
+            let antecedents = std::mem::take(&mut self.antecedents);
+            for &a in &antecedents {
+                let a_us = a as usize;
+                if self.seen[a_us] || self.level[a_us] == 0 {
+                    continue;
+                }
+                let implied = self.reason[a_us] != Reason::Decision
+                    && abstract_level(self.level[a_us]) & abstract_levels != 0;
+                if !implied {
+                    for &c in &self.cleared[top..] {
+                        self.seen[c as usize] = false;
+                    }
+                    self.cleared.truncate(top);
+                    self.antecedents = antecedents;
+                    return false;
+                }
+                self.seen[a_us] = true;
+                self.stack.push(a);
+                self.cleared.push(a);
+            }
+            self.antecedents = antecedents;
+        }
+        true
+    }
+
+    /// Moves a literal of the highest level among `learnt[1..]` to position 1; returns
+    /// that level (0 for a unit clause).
+    fn place_jump_literal(&mut self) -> u32 {
+        if self.learnt.len() == 1 {
+            return 0;
+        }
+        let mut best = 1;
+        for i in 2..self.learnt.len() {
+            if self.level[option_of(self.learnt[i])] > self.level[option_of(self.learnt[best])] {
+                best = i;
+            }
+        }
+        self.learnt.swap(1, best);
+        self.level[option_of(self.learnt[1])]
+    }
+
+    /// The number of distinct decision levels among the learned clause's literals.
+    fn distinct_levels(&mut self) -> u32 {
+        self.stamp += 1;
+        let levels = self.decision_level() as usize + 1;
+        if self.level_stamp.len() < levels {
+            self.level_stamp.resize(levels, 0);
+        }
+        let mut count = 0;
+        for &lit in &self.learnt {
+            let level = self.level[option_of(lit)] as usize;
+            if self.level_stamp[level] != self.stamp {
+                self.level_stamp[level] = self.stamp;
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Fills `antecedents` with the options whose values, by `o`'s reason, gave `o` its
+    /// value.
+    fn explain(&mut self, o: usize) {
+        self.antecedents.clear();
+        match self.reason[o] {
+            Reason::Decision => {}
+            Reason::Excluded { by } => self.antecedents.push(by),
+            Reason::Last { item } => {
+                let options = self.item_start[item as usize] as usize
+                    ..self.item_start[item as usize + 1] as usize;
+                self.antecedents.extend(
+                    self.item_options[options]
+                        .iter()
+                        .copied()
+                        .filter(|&p| p as usize != o),
+                );
+            }
+            Reason::Clause(c) => {
+                let lits = self.clauses.literals(c);
+                debug_assert_eq!(option_of(lits[0]), o);
+                self.antecedents
+                    .extend(lits[1..].iter().map(|&l| option_of(l) as u32));
+            }
+        }
+    }
+
+    /// Fills `antecedents` with the options whose values make `clash`.
+    fn explain_clash(&mut self, clash: Clash) {
+        self.antecedents.clear();
+        match clash {
+            Clash::Both(o, p) => self.antecedents.extend([o, p]),
+            Clash::Empty(item) => {
+                let options = self.item_start[item as usize] as usize
+                    ..self.item_start[item as usize + 1] as usize;
+                self.antecedents
+                    .extend_from_slice(&self.item_options[options]);
+            }
+            Clash::Clause(c) => {
+                self.clauses.bump(c);
+                let lits = self.clauses.literals(c);
+                self.antecedents
+                    .extend(lits.iter().map(|&l| option_of(l) as u32));
+            }
+        }
+    }
+}
+
+/// A level's bit in a 32-bit summary of levels: a cheap first test of whether a literal's
+/// level occurs in the clause.
+fn abstract_level(level: u32) -> u32 {
+    1 << (level & 31)
+}

@@ -1,0 +1,155 @@
+//! The order of choices: options by conflict activity (VSIDS), in a binary heap that
+//! keeps every unassigned option and can take one back in when it is unassigned.
+
+/// Activities above this are scaled down, all together, so that they stay finite.
+const RESCALE_ABOVE: f64 = 1e100;
+
+/// Options by activity, highest first.
+#[derive(Clone, Debug)]
+pub(super) struct Order {
+    activity: Vec<f64>,
+    /// The amount a bump adds; it grows by `1 / decay` after every conflict, which decays
+    /// every earlier bump relative to the later ones.
+    bump: f64,
+    decay: f64,
+    heap: Vec<u32>,
+    /// Where each option sits in `heap`, or `ABSENT`.
+    place: Vec<u32>,
+}
+
+const ABSENT: u32 = u32::MAX;
+
+impl Order {
+    /// Every option in the heap, all with activity zero (ties go to the lower index).
+    pub(super) fn new(options: usize, decay: f64) -> Self {
+        let mut order = Order {
+            activity: vec![0.0; options],
+            bump: 1.0,
+            decay,
+            heap: Vec::with_capacity(options),
+            place: vec![ABSENT; options],
+        };
+        for o in 0..options {
+            order.insert(o);
+        }
+        order
+    }
+
+    /// Raises `option`'s activity for taking part in a conflict.
+    pub(super) fn bump(&mut self, option: usize) {
+        self.activity[option] += self.bump;
+        if self.activity[option] > RESCALE_ABOVE {
+            for a in &mut self.activity {
+                *a *= 1.0 / RESCALE_ABOVE;
+            }
+            self.bump *= 1.0 / RESCALE_ABOVE;
+        }
+        if self.place[option] != ABSENT {
+            self.up(self.place[option] as usize);
+        }
+    }
+
+    /// After a conflict: later bumps weigh more.
+    pub(super) fn decay(&mut self) {
+        self.bump /= self.decay;
+    }
+
+    /// Puts `option` back (when it is unassigned); nothing if it is there.
+    pub(super) fn insert(&mut self, option: usize) {
+        if self.place[option] != ABSENT {
+            return;
+        }
+        self.place[option] = self.heap.len() as u32;
+        self.heap.push(option as u32);
+        self.up(self.heap.len() - 1);
+    }
+
+    /// Takes out the most active option.
+    pub(super) fn pop(&mut self) -> Option<usize> {
+        let top = *self.heap.first()?;
+        let last = self.heap.pop()?;
+        self.place[top as usize] = ABSENT;
+        if !self.heap.is_empty() {
+            self.heap[0] = last;
+            self.place[last as usize] = 0;
+            self.down(0);
+        }
+        Some(top as usize)
+    }
+
+    fn before(&self, a: u32, b: u32) -> bool {
+        let (x, y) = (self.activity[a as usize], self.activity[b as usize]);
+        x > y || (x == y && a < b)
+    }
+
+    fn up(&mut self, mut at: usize) {
+        let o = self.heap[at];
+        while at > 0 {
+            let parent = (at - 1) / 2;
+            if !self.before(o, self.heap[parent]) {
+                break;
+            }
+            self.heap[at] = self.heap[parent];
+            self.place[self.heap[at] as usize] = at as u32;
+            at = parent;
+        }
+        self.heap[at] = o;
+        self.place[o as usize] = at as u32;
+    }
+
+    fn down(&mut self, mut at: usize) {
+        let o = self.heap[at];
+        loop {
+            let left = 2 * at + 1;
+            if left >= self.heap.len() {
+                break;
+            }
+            let right = left + 1;
+            let child = if right < self.heap.len() && self.before(self.heap[right], self.heap[left])
+            {
+                right
+            } else {
+                left
+            };
+            if !self.before(self.heap[child], o) {
+                break;
+            }
+            self.heap[at] = self.heap[child];
+            self.place[self.heap[at] as usize] = at as u32;
+            at = child;
+        }
+        self.heap[at] = o;
+        self.place[o as usize] = at as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pops_by_activity_then_index_and_takes_options_back() {
+        let mut order = Order::new(5, 0.95);
+        order.bump(3);
+        order.bump(1);
+        order.bump(3);
+        assert_eq!(order.pop(), Some(3));
+        assert_eq!(order.pop(), Some(1));
+        assert_eq!(order.pop(), Some(0));
+        order.insert(3);
+        order.insert(3);
+        assert_eq!(order.pop(), Some(3));
+        assert_eq!(order.pop(), Some(2));
+        assert_eq!(order.pop(), Some(4));
+        assert_eq!(order.pop(), None);
+    }
+
+    #[test]
+    fn later_bumps_outweigh_earlier_ones() {
+        let mut order = Order::new(2, 0.5);
+        order.bump(0);
+        order.decay();
+        order.bump(1);
+        assert_eq!(order.pop(), Some(1));
+    }
+}

@@ -1,0 +1,768 @@
+//! The conflict-driven search over an [`ExactCover`]: assignments on a trail, the two item
+//! rules on counters, learned clauses on watches, backjumping, restarts.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::clauses::{negate, option_of, Clauses, Watch};
+use super::order::Order;
+use super::{CoverError, ExactCover};
+use crate::search::StopReason;
+
+/// How an option's value came about; the explanation conflict analysis reads back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Reason {
+    /// A choice, a forced option, or a learned unit.
+    Decision,
+    /// Not chosen: option `by` is chosen and covers one of its items.
+    Excluded { by: u32 },
+    /// Chosen: every other option of primary item `item` is out.
+    Last { item: u32 },
+    /// Set by learned clause `c`, whose first literal it is.
+    Clause(u32),
+}
+
+/// What went wrong in a propagation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Clash {
+    /// Two chosen options cover the same item.
+    Both(u32, u32),
+    /// Every option of primary item `item` is out.
+    Empty(u32),
+    /// Every literal of learned clause `c` is false.
+    Clause(u32),
+}
+
+/// How a search ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CoverOutcome {
+    /// The chosen options, ascending: a cover.
+    Solution(Vec<usize>),
+    /// No cover exists (with the forced options).
+    Unsatisfiable,
+    /// A limit or the cancellation flag stopped the search first.
+    Stopped(StopReason),
+}
+
+/// What a search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CoverStats {
+    /// Dead ends met (each one learned a clause).
+    pub conflicts: u64,
+    /// Choices made.
+    pub decisions: u64,
+    /// Times the search went back to the root, keeping what it learned.
+    pub restarts: u64,
+    /// Learned clauses kept at the end.
+    pub learned: u64,
+    /// Wall time of the search.
+    pub elapsed: Duration,
+}
+
+/// Conflicts per unit of the Luby restart sequence.
+const RESTART_UNIT: u64 = 1024;
+/// Conflicts before the first clean-up of learned clauses, and how much later each next
+/// one comes than the one before.
+const FIRST_REDUCE: u64 = 2000;
+const REDUCE_STEP: u64 = 300;
+/// Activity decay of the option order.
+const DECAY: f64 = 0.95;
+/// How often (in conflicts and decisions) the clock is read.
+const CHECK_EVERY: u64 = 256;
+
+const UNSET: i8 = 0;
+const TRUE: i8 = 1;
+const FALSE: i8 = -1;
+const NONE: u32 = u32::MAX;
+
+/// A conflict-driven solver for one [`ExactCover`] problem.
+#[derive(Clone, Debug)]
+pub struct CoverSolver {
+    /// Items `0..primary` are covered exactly once.
+    pub(super) primary: u32,
+    pub(super) option_start: Vec<u32>,
+    pub(super) option_items: Vec<u32>,
+    pub(super) item_start: Vec<u32>,
+    pub(super) item_options: Vec<u32>,
+    /// Per option: `TRUE`, `FALSE` or `UNSET`.
+    pub(super) value: Vec<i8>,
+    pub(super) level: Vec<u32>,
+    pub(super) reason: Vec<Reason>,
+    /// The phase an option takes when chosen on: its last value.
+    phase: Vec<bool>,
+    /// Target phases: the values of the longest conflict-free trail so far (0 when none).
+    target: Vec<i8>,
+    target_size: usize,
+    /// True literals in the order they were set; `limits[d]` is where level `d + 1` starts.
+    pub(super) trail: Vec<u32>,
+    limits: Vec<u32>,
+    /// Literals before this have had their consequences drawn (and the item counters
+    /// count them).
+    head: usize,
+    /// Per item: its options not yet drawn out, and its chosen option drawn in (or NONE).
+    live: Vec<u32>,
+    chosen: Vec<u32>,
+    pub(super) clauses: Clauses,
+    pub(super) order: Order,
+    /// Conflict analysis' scratch: per option, whether it is in the clause being learned.
+    pub(super) seen: Vec<bool>,
+    pub(super) learnt: Vec<u32>,
+    pub(super) stack: Vec<u32>,
+    pub(super) cleared: Vec<u32>,
+    pub(super) antecedents: Vec<u32>,
+    pub(super) level_stamp: Vec<u64>,
+    pub(super) stamp: u64,
+    time_limit: Option<Duration>,
+    node_limit: Option<u64>,
+    /// Conflicts per unit of the restart sequence, and before the first clean-up
+    /// ([`RESTART_UNIT`] and [`FIRST_REDUCE`]; the unit tests take them smaller).
+    restart_unit: u64,
+    first_reduce: u64,
+    cancel: Option<Arc<AtomicBool>>,
+    stats: CoverStats,
+}
+
+impl CoverSolver {
+    /// A solver for `problem`, with no limits.
+    pub fn new(problem: &ExactCover) -> Self {
+        let options = problem.options();
+        let items = problem.items();
+        // Each item's options, by counting then placing (entries fit u32: see add_option).
+        let mut item_start = vec![0u32; items + 1];
+        for &i in &problem.option_items {
+            item_start[i as usize + 1] += 1;
+        }
+        for i in 0..items {
+            item_start[i + 1] += item_start[i];
+        }
+        let mut next = item_start.clone();
+        let mut item_options = vec![0u32; problem.option_items.len()];
+        for o in 0..options {
+            for item in problem.option_items(o) {
+                item_options[next[item] as usize] = o as u32;
+                next[item] += 1;
+            }
+        }
+        CoverSolver {
+            primary: problem.primary() as u32,
+            option_start: problem.option_start.clone(),
+            option_items: problem.option_items.clone(),
+            item_start,
+            item_options,
+            value: vec![UNSET; options],
+            level: vec![0; options],
+            reason: vec![Reason::Decision; options],
+            phase: vec![true; options],
+            target: vec![0; options],
+            target_size: 0,
+            trail: Vec::with_capacity(options),
+            limits: Vec::new(),
+            head: 0,
+            live: vec![0; items],
+            chosen: vec![NONE; items],
+            clauses: Clauses::new(options),
+            order: Order::new(options, DECAY),
+            seen: vec![false; options],
+            learnt: Vec::new(),
+            stack: Vec::new(),
+            cleared: Vec::new(),
+            antecedents: Vec::new(),
+            level_stamp: Vec::new(),
+            stamp: 0,
+            time_limit: None,
+            node_limit: None,
+            restart_unit: RESTART_UNIT,
+            first_reduce: FIRST_REDUCE,
+            cancel: None,
+            stats: CoverStats::default(),
+        }
+    }
+
+    /// Stops each search after this much time (`None`: no limit).
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) -> &mut Self {
+        self.time_limit = limit;
+        self
+    }
+
+    /// Stops each search after this many choices (`None`: no limit): a choice is this
+    /// search's node.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) -> &mut Self {
+        self.node_limit = limit;
+        self
+    }
+
+    /// Stops each search soon after `flag` is set (`None`: no flag). The flag is read as
+    /// often as the clock.
+    pub fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) -> &mut Self {
+        self.cancel = flag;
+        self
+    }
+
+    /// What the latest search did.
+    pub fn stats(&self) -> CoverStats {
+        self.stats
+    }
+
+    /// Searches for a cover that includes every option of `forced`. Each search starts
+    /// afresh: what one learned depends on its forced options.
+    ///
+    /// # Errors
+    /// [`CoverError::UnknownOption`] for a forced option beyond the problem's.
+    pub fn solve(&mut self, forced: &[usize]) -> Result<CoverOutcome, CoverError> {
+        let options = self.value.len();
+        if let Some(&option) = forced.iter().find(|&&o| o >= options) {
+            return Err(CoverError::UnknownOption { option, options });
+        }
+        let started = Instant::now();
+        self.reset();
+        let outcome = self.search(forced, started);
+        self.stats.learned = self.clauses.list.len() as u64;
+        self.stats.elapsed = started.elapsed();
+        Ok(outcome)
+    }
+
+    /// Every option unassigned, nothing learned, the counters full.
+    fn reset(&mut self) {
+        let options = self.value.len();
+        self.value.fill(UNSET);
+        self.reason.fill(Reason::Decision);
+        self.phase.fill(true);
+        self.target.fill(0);
+        self.target_size = 0;
+        self.trail.clear();
+        self.limits.clear();
+        self.head = 0;
+        for (item, live) in self.live.iter_mut().enumerate() {
+            *live = self.item_start[item + 1] - self.item_start[item];
+        }
+        self.chosen.fill(NONE);
+        self.clauses = Clauses::new(options);
+        self.order = Order::new(options, DECAY);
+        self.stats = CoverStats::default();
+    }
+
+    fn search(&mut self, forced: &[usize], started: Instant) -> CoverOutcome {
+        if !self.set_root(forced) {
+            return CoverOutcome::Unsatisfiable;
+        }
+        let deadline = self.time_limit.and_then(|t| started.checked_add(t));
+        let (mut restart_in, mut luby_index) = (self.restart_unit * luby(1), 1u64);
+        let mut next_reduce = self.first_reduce;
+        let mut steps = 0u64;
+        loop {
+            steps += 1;
+            if steps % CHECK_EVERY == 0 {
+                if let Some(reason) = self.should_stop(deadline) {
+                    return CoverOutcome::Stopped(reason);
+                }
+            }
+            if let Some(clash) = self.propagate() {
+                self.stats.conflicts += 1;
+                if self.limits.is_empty() {
+                    return CoverOutcome::Unsatisfiable;
+                }
+                self.learn(clash);
+                restart_in -= 1;
+                if restart_in == 0 {
+                    luby_index += 1;
+                    restart_in = self.restart_unit * luby(luby_index);
+                    self.restart();
+                }
+                if self.stats.conflicts >= next_reduce {
+                    next_reduce +=
+                        self.first_reduce + REDUCE_STEP * self.stats.conflicts / self.first_reduce;
+                    self.reduce();
+                }
+                continue;
+            }
+            let Some(lit) = self.next_choice() else {
+                return CoverOutcome::Solution(self.cover());
+            };
+            if self.node_limit.is_some_and(|l| self.stats.decisions >= l) {
+                return CoverOutcome::Stopped(StopReason::NodeLimit);
+            }
+            self.stats.decisions += 1;
+            self.limits.push(self.trail.len() as u32);
+            self.assign(lit, Reason::Decision);
+        }
+    }
+
+    /// Sets the options that are the only ones of their item and the forced options, at
+    /// the root; false when that already leaves no cover.
+    fn set_root(&mut self, forced: &[usize]) -> bool {
+        for item in 0..self.primary as usize {
+            match self.live[item] {
+                0 => return false,
+                1 => {
+                    let only = self.item_options[self.item_start[item] as usize];
+                    if self.value[only as usize] == UNSET {
+                        self.assign(2 * only, Reason::Last { item: item as u32 });
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.propagate().is_some() {
+            return false;
+        }
+        for &o in forced {
+            match self.value[o] {
+                FALSE => return false,
+                UNSET => self.assign(2 * o as u32, Reason::Decision),
+                _ => {}
+            }
+            if self.propagate().is_some() {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Why the search must stop now, if it must: the cancellation flag, or the deadline.
+    fn should_stop(&self, deadline: Option<Instant>) -> Option<StopReason> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|flag| flag.load(Ordering::Relaxed))
+        {
+            return Some(StopReason::Cancelled);
+        }
+        deadline
+            .is_some_and(|d| Instant::now() >= d)
+            .then_some(StopReason::TimeLimit)
+    }
+
+    /// The literal of the next choice: the most active unassigned option, in its target
+    /// phase if it has one, else in its saved phase; `None` when every option has a value.
+    fn next_choice(&mut self) -> Option<u32> {
+        while let Some(o) = self.order.pop() {
+            if self.value[o] == UNSET {
+                let chosen = match self.target[o] {
+                    TRUE => true,
+                    FALSE => false,
+                    _ => self.phase[o],
+                };
+                return Some(2 * o as u32 + u32::from(!chosen));
+            }
+        }
+        None
+    }
+
+    /// The chosen options, ascending.
+    fn cover(&self) -> Vec<usize> {
+        (0..self.value.len())
+            .filter(|&o| self.value[o] == TRUE)
+            .collect()
+    }
+
+    /// The current decision level.
+    pub(super) fn decision_level(&self) -> u32 {
+        self.limits.len() as u32
+    }
+
+    /// Makes `lit` true (its option must be unassigned).
+    pub(super) fn assign(&mut self, lit: u32, reason: Reason) {
+        let o = option_of(lit);
+        debug_assert_eq!(self.value[o], UNSET);
+        self.value[o] = if lit & 1 == 0 { TRUE } else { FALSE };
+        self.level[o] = self.decision_level();
+        self.reason[o] = reason;
+        self.trail.push(lit);
+    }
+
+    /// The literal of option `o` that is false now (`o` is assigned).
+    #[inline(always)]
+    pub(super) fn false_literal(&self, o: usize) -> u32 {
+        2 * o as u32 + u32::from(self.value[o] == TRUE)
+    }
+
+    fn literal_value(&self, lit: u32) -> i8 {
+        let v = self.value[option_of(lit)];
+        if lit & 1 == 0 {
+            v
+        } else {
+            -v
+        }
+    }
+
+    /// Draws the consequences of every literal set and not yet drawn from, until none is
+    /// left or something clashes.
+    fn propagate(&mut self) -> Option<Clash> {
+        while self.head < self.trail.len() {
+            let lit = self.trail[self.head];
+            self.head += 1;
+            let o = option_of(lit);
+            let clash = if lit & 1 == 0 {
+                self.exclude_others(o)
+            } else {
+                self.count_out(o)
+            };
+            if clash.is_some() {
+                return clash;
+            }
+            if let Some(clash) = self.visit_watches(negate(lit)) {
+                return Some(clash);
+            }
+        }
+        None
+    }
+
+    /// Chosen option `o` takes its items: every other option of them is out. All its
+    /// items are taken before any clash is reported, so that undo gives back each one.
+    fn exclude_others(&mut self, o: usize) -> Option<Clash> {
+        let items = self.option_start[o] as usize..self.option_start[o + 1] as usize;
+        for &item in &self.option_items[items.clone()] {
+            debug_assert_eq!(self.chosen[item as usize], NONE);
+            self.chosen[item as usize] = o as u32;
+        }
+        for k in items {
+            let item = self.option_items[k] as usize;
+            let others = self.item_start[item] as usize..self.item_start[item + 1] as usize;
+            for j in others {
+                let p = self.item_options[j];
+                match self.value[p as usize] {
+                    UNSET => self.assign(2 * p + 1, Reason::Excluded { by: o as u32 }),
+                    TRUE if p as usize != o => return Some(Clash::Both(o as u32, p)),
+                    _ => {}
+                }
+            }
+        }
+        None
+    }
+
+    /// Option `o` is out: each of its primary items left with one option takes it, and
+    /// one left with none clashes. All its items count it before any clash is reported,
+    /// so that undo gives back each count.
+    fn count_out(&mut self, o: usize) -> Option<Clash> {
+        let items = self.option_start[o] as usize..self.option_start[o + 1] as usize;
+        for &item in &self.option_items[items.clone()] {
+            self.live[item as usize] -= 1;
+        }
+        for k in items {
+            let item = self.option_items[k] as usize;
+            if item >= self.primary as usize || self.chosen[item] != NONE {
+                continue;
+            }
+            match self.live[item] {
+                0 => return Some(Clash::Empty(item as u32)),
+                1 => {
+                    let others = self.item_start[item] as usize..self.item_start[item + 1] as usize;
+                    let last = self.item_options[others]
+                        .iter()
+                        .copied()
+                        .find(|&q| self.value[q as usize] != FALSE);
+                    // An option set out but not yet counted leaves none: the clash comes
+                    // when it is counted.
+                    if let Some(q) = last.filter(|&q| self.value[q as usize] == UNSET) {
+                        self.assign(2 * q, Reason::Last { item: item as u32 });
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The learned clauses watching `false_lit`, which has just become false: each finds
+    /// another literal to watch, sets its other watched literal, or clashes.
+    fn visit_watches(&mut self, false_lit: u32) -> Option<Clash> {
+        let mut watching = std::mem::take(&mut self.clauses.watches[false_lit as usize]);
+        let mut kept = 0;
+        let mut clash = None;
+        let mut i = 0;
+        while i < watching.len() {
+            let watch = watching[i];
+            i += 1;
+            if self.literal_value(watch.blocker) == TRUE {
+                watching[kept] = watch;
+                kept += 1;
+                continue;
+            }
+            let c = watch.clause;
+            let clause = self.clauses.list[c as usize];
+            let start = clause.start as usize;
+            let lits = &mut self.clauses.lits[start..start + clause.len as usize];
+            if lits[0] == false_lit {
+                lits.swap(0, 1);
+            }
+            let first = lits[0];
+            if self.literal_value(first) == TRUE {
+                watching[kept] = Watch {
+                    clause: c,
+                    blocker: first,
+                };
+                kept += 1;
+                continue;
+            }
+            let lits = &self.clauses.lits[start..start + clause.len as usize];
+            let replacement = (2..lits.len()).find(|&k| self.literal_value(lits[k]) != FALSE);
+            if let Some(k) = replacement {
+                let lits = &mut self.clauses.lits[start..start + clause.len as usize];
+                lits.swap(1, k);
+                let new_watch = lits[1] as usize;
+                self.clauses.watches[new_watch].push(Watch {
+                    clause: c,
+                    blocker: first,
+                });
+                continue;
+            }
+            watching[kept] = Watch {
+                clause: c,
+                blocker: first,
+            };
+            kept += 1;
+            if self.literal_value(first) == FALSE {
+                clash = Some(Clash::Clause(c));
+                // Keep the rest of the watches as they are.
+                while i < watching.len() {
+                    watching[kept] = watching[i];
+                    kept += 1;
+                    i += 1;
+                }
+                break;
+            }
+            self.assign(first, Reason::Clause(c));
+        }
+        watching.truncate(kept);
+        // Nothing was pushed to this list meanwhile: a clause moves its watch to a literal
+        // that is not false, and this one is.
+        debug_assert!(self.clauses.watches[false_lit as usize].is_empty());
+        self.clauses.watches[false_lit as usize] = watching;
+        clash
+    }
+
+    /// Undoes every level above `level`; the counters forget what they had counted.
+    pub(super) fn backtrack(&mut self, level: u32) {
+        if self.decision_level() <= level {
+            return;
+        }
+        let stop = self.limits[level as usize] as usize;
+        for at in (stop..self.trail.len()).rev() {
+            let lit = self.trail[at];
+            let o = option_of(lit);
+            if at < self.head {
+                let items = self.option_start[o] as usize..self.option_start[o + 1] as usize;
+                for k in items {
+                    let item = self.option_items[k] as usize;
+                    if lit & 1 == 0 {
+                        self.chosen[item] = NONE;
+                    } else {
+                        self.live[item] += 1;
+                    }
+                }
+            }
+            self.phase[o] = lit & 1 == 0;
+            self.value[o] = UNSET;
+            self.order.insert(o);
+        }
+        self.trail.truncate(stop);
+        self.limits.truncate(level as usize);
+        self.head = self.head.min(stop);
+    }
+
+    /// Learns from `clash`, jumps back to where the learned clause first applies, and sets
+    /// its asserting literal there.
+    fn learn(&mut self, clash: Clash) {
+        self.update_target();
+        let (jump, lbd) = self.analyze(clash);
+        self.backtrack(jump);
+        let asserting = self.learnt[0];
+        if self.learnt.len() == 1 {
+            self.assign(asserting, Reason::Decision);
+        } else {
+            let learnt = std::mem::take(&mut self.learnt);
+            let c = self.clauses.add(&learnt, lbd);
+            self.learnt = learnt;
+            self.assign(asserting, Reason::Clause(c));
+        }
+        self.order.decay();
+        self.clauses.decay();
+    }
+
+    /// At a conflict: if the trail before the failing level is the longest one without a
+    /// conflict since the last restart, its values become the target phases, which later
+    /// choices follow. The search then keeps returning to the largest consistent partial
+    /// cover it has found and extends it, rather than wandering off with every conflict
+    /// (as CaDiCaL's stable mode does).
+    fn update_target(&mut self) {
+        let clean = self.limits.last().map_or(0, |&start| start as usize);
+        if clean <= self.target_size {
+            return;
+        }
+        self.target_size = clean;
+        for &lit in &self.trail[..clean] {
+            self.target[option_of(lit)] = if lit & 1 == 0 { TRUE } else { FALSE };
+        }
+    }
+
+    /// Back to the root, keeping what was learned; the target phases stay as guides, and
+    /// the next trail longer than nothing replaces them.
+    fn restart(&mut self) {
+        self.stats.restarts += 1;
+        self.target_size = 0;
+        self.backtrack(0);
+    }
+
+    /// Drops about half of the learned clauses (see [`Clauses::reduce`]).
+    fn reduce(&mut self) {
+        let mut locked = vec![false; self.clauses.list.len()];
+        for &lit in &self.trail {
+            if let Reason::Clause(c) = self.reason[option_of(lit)] {
+                locked[c as usize] = true;
+            }
+        }
+        let renumber = self.clauses.reduce(|c| locked[c as usize]);
+        for &lit in &self.trail {
+            let o = option_of(lit);
+            if let Reason::Clause(c) = self.reason[o] {
+                self.reason[o] = Reason::Clause(renumber[c as usize]);
+            }
+        }
+    }
+}
+
+/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, ... at `i` (from 1).
+fn luby(i: u64) -> u64 {
+    let mut i = i;
+    loop {
+        // The smallest k with i <= 2^k - 1.
+        let k = 64 - i.leading_zeros() as u64;
+        if i == (1u64 << k) - 1 {
+            return 1u64 << (k - 1);
+        }
+        i -= (1u64 << (k - 1)) - 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Restarts after every conflict or two and clean-ups every few conflicts, so that small
+    /// searches go through both.
+    fn hasty(problem: &ExactCover) -> CoverSolver {
+        let mut solver = CoverSolver::new(problem);
+        solver.restart_unit = 1;
+        solver.first_reduce = 2;
+        solver
+    }
+
+    /// Domino tilings of a `w`×`h` board without the `holes`: every square left is a
+    /// primary item, every domino on two of them an option.
+    fn dominoes(w: usize, h: usize, holes: &[usize]) -> (ExactCover, Vec<usize>) {
+        let mut index = vec![usize::MAX; w * h];
+        let mut squares = Vec::new();
+        for sq in (0..w * h).filter(|sq| !holes.contains(sq)) {
+            index[sq] = squares.len();
+            squares.push(sq);
+        }
+        let mut problem = ExactCover::new(squares.len(), 0);
+        for &sq in &squares {
+            let (x, y) = (sq % w, sq / w);
+            for other in [(x + 1 < w).then_some(sq + 1), (y + 1 < h).then_some(sq + w)] {
+                if let Some(o) = other.filter(|&o| index[o] != usize::MAX) {
+                    problem.add_option(&[index[sq], index[o]]).expect("valid");
+                }
+            }
+        }
+        (problem, squares)
+    }
+
+    /// Whether the squares of a board have a perfect matching of neighbours (a tiling),
+    /// by augmenting paths from the squares of one colour.
+    fn tiles(w: usize, squares: &[usize]) -> bool {
+        let neighbours = |a: usize, b: usize| {
+            let (ax, ay, bx, by) = (a % w, a / w, b % w, b / w);
+            ax.abs_diff(bx) + ay.abs_diff(by) == 1
+        };
+        let (black, white): (Vec<usize>, Vec<usize>) =
+            squares.iter().partition(|&&sq| (sq % w + sq / w) % 2 == 0);
+        if black.len() != white.len() {
+            return false;
+        }
+        let mut partner = vec![usize::MAX; white.len()];
+        fn augment(
+            b: usize,
+            black: &[usize],
+            white: &[usize],
+            partner: &mut [usize],
+            visited: &mut [bool],
+            neighbours: &dyn Fn(usize, usize) -> bool,
+        ) -> bool {
+            for j in 0..white.len() {
+                if visited[j] || !neighbours(black[b], white[j]) {
+                    continue;
+                }
+                visited[j] = true;
+                if partner[j] == usize::MAX
+                    || augment(partner[j], black, white, partner, visited, neighbours)
+                {
+                    partner[j] = b;
+                    return true;
+                }
+            }
+            false
+        }
+        (0..black.len()).all(|b| {
+            let mut visited = vec![false; white.len()];
+            augment(b, &black, &white, &mut partner, &mut visited, &neighbours)
+        })
+    }
+
+    #[test]
+    fn restarts_and_clean_ups_keep_the_answers_of_a_matching() {
+        let mut random = crate::xorshift::XorShift(0x5DEE_CE66_D1CE_4E5B);
+        let (mut tiled, mut untiled, mut long) = (0, 0, 0);
+        for case in 0..300 {
+            let (w, h) = (4 + random.below(4), 4 + random.below(4));
+            let holes: Vec<usize> = (0..random.below(7)).map(|_| random.below(w * h)).collect();
+            let (problem, squares) = dominoes(w, h, &holes);
+            let mut solver = hasty(&problem);
+            let outcome = solver.solve(&[]).expect("nothing forced");
+            long += u32::from(solver.stats().conflicts >= 20);
+            match outcome {
+                CoverOutcome::Solution(chosen) => {
+                    assert!(problem.is_cover(&chosen), "case {case}");
+                    assert!(tiles(w, &squares), "case {case}: no perfect matching");
+                    tiled += 1;
+                }
+                CoverOutcome::Unsatisfiable => {
+                    assert!(
+                        !tiles(w, &squares),
+                        "case {case}: a perfect matching exists"
+                    );
+                    untiled += 1;
+                }
+                CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+            }
+        }
+        assert!(
+            tiled > 30 && untiled > 30 && long > 20,
+            "{tiled} / {untiled} / {long}"
+        );
+    }
+
+    #[test]
+    fn mutilated_boards_have_no_tiling() {
+        // Two opposite corners gone: two squares of one colour fewer, which no search
+        // sees; the learned clauses must add up to that.
+        for n in [4, 6] {
+            let (problem, _) = dominoes(n, n, &[0, n * n - 1]);
+            let mut solver = hasty(&problem);
+            assert_eq!(solver.solve(&[]), Ok(CoverOutcome::Unsatisfiable));
+            assert!(solver.stats().restarts > 0);
+            let (problem, _) = dominoes(n, n, &[0, n * n - 2]);
+            match CoverSolver::new(&problem).solve(&[]) {
+                Ok(CoverOutcome::Solution(chosen)) => assert!(problem.is_cover(&chosen)),
+                other => panic!("expected a tiling, got {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn luby_sequence_starts_as_published() {
+        let seq: Vec<u64> = (1..=15).map(luby).collect();
+        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
+    }
+}

@@ -1,0 +1,317 @@
+//! The exact-cover solver against brute force on small random problems, and on Sudoku
+//! and Latin-square covers whose answers are known.
+
+use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};
+
+/// A small deterministic generator (xorshift64).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Every cover of `problem`, by trying every subset of options (few options only).
+fn brute_force_covers(problem: &ExactCover) -> Vec<Vec<usize>> {
+    let m = problem.options();
+    assert!(m <= 20);
+    (0u32..1 << m)
+        .map(|set| (0..m).filter(|&o| set >> o & 1 == 1).collect::<Vec<_>>())
+        .filter(|chosen| problem.is_cover(chosen))
+        .collect()
+}
+
+fn random_problem(rng: &mut Rng) -> ExactCover {
+    let primary = 1 + rng.below(7);
+    let secondary = rng.below(3);
+    let items = primary + secondary;
+    let mut problem = ExactCover::new(primary, secondary);
+    let options = 1 + rng.below(16);
+    for _ in 0..options {
+        let mut chosen: Vec<usize> = (0..items).filter(|_| rng.below(3) == 0).collect();
+        if chosen.is_empty() {
+            chosen.push(rng.below(items));
+        }
+        problem.add_option(&chosen).expect("valid option");
+    }
+    problem
+}
+
+#[test]
+fn random_problems_agree_with_brute_force() {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut satisfiable, mut unsatisfiable) = (0, 0);
+    for case in 0..3000 {
+        let problem = random_problem(&mut rng);
+        let covers = brute_force_covers(&problem);
+        // Force a random option half of the time.
+        let forced: Vec<usize> = if rng.below(2) == 0 {
+            vec![rng.below(problem.options())]
+        } else {
+            vec![]
+        };
+        let expected: Vec<&Vec<usize>> = covers
+            .iter()
+            .filter(|c| forced.iter().all(|f| c.contains(f)))
+            .collect();
+        let mut solver = CoverSolver::new(&problem);
+        match solver.solve(&forced).expect("known options") {
+            CoverOutcome::Solution(chosen) => {
+                assert!(problem.is_cover(&chosen), "case {case}: not a cover");
+                assert!(
+                    forced.iter().all(|f| chosen.contains(f)),
+                    "case {case}: forced"
+                );
+                satisfiable += 1;
+            }
+            CoverOutcome::Unsatisfiable => {
+                assert!(
+                    expected.is_empty(),
+                    "case {case}: a cover exists: {expected:?}"
+                );
+                unsatisfiable += 1;
+            }
+            CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+        }
+    }
+    // Both answers occur often enough for the comparison to mean something.
+    assert!(
+        satisfiable > 300 && unsatisfiable > 300,
+        "{satisfiable} / {unsatisfiable}"
+    );
+}
+
+/// The Latin square of order `n` as exact cover: option `(r * n + c) * n + v` puts value
+/// `v` at row `r`, column `c`; items are the cells, each row's values and each column's.
+fn latin_cover(n: usize) -> ExactCover {
+    let mut problem = ExactCover::new(3 * n * n, 0);
+    for r in 0..n {
+        for c in 0..n {
+            for v in 0..n {
+                problem
+                    .add_option(&[r * n + c, n * n + r * n + v, 2 * n * n + c * n + v])
+                    .expect("valid option");
+            }
+        }
+    }
+    problem
+}
+
+/// Whether the partial Latin square `given` (cell, value) completes, by the CP engine.
+fn completes_by_search(n: usize, given: &[(usize, usize)]) -> bool {
+    let mut model = bitcsp::Model::new();
+    let cells = model.new_vars(n * n, 0..=(n as i32 - 1)).expect("vars");
+    for i in 0..n {
+        let row: Vec<_> = (0..n).map(|j| cells[i * n + j]).collect();
+        let col: Vec<_> = (0..n).map(|j| cells[j * n + i]).collect();
+        model.all_different(&row).expect("row");
+        model.all_different(&col).expect("column");
+    }
+    for &(cell, v) in given {
+        if model.fix(cells[cell], v as i32).is_err() {
+            return false;
+        }
+    }
+    bitcsp::Solver::new(&model).solve().solution().is_some()
+}
+
+#[test]
+fn partial_latin_squares_agree_with_the_cp_engine() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut satisfiable, mut unsatisfiable) = (0, 0);
+    for case in 0..400 {
+        let n = 4 + rng.below(4);
+        let problem = latin_cover(n);
+        // Random givens that do not clash directly: some complete, some do not.
+        let mut given: Vec<(usize, usize)> = Vec::new();
+        for _ in 0..n + rng.below(n * n / 2) {
+            let (cell, v) = (rng.below(n * n), rng.below(n));
+            let clashes = given
+                .iter()
+                .any(|&(c, w)| c == cell || (w == v && (c / n == cell / n || c % n == cell % n)));
+            if !clashes {
+                given.push((cell, v));
+            }
+        }
+        let forced: Vec<usize> = given.iter().map(|&(cell, v)| cell * n + v).collect();
+        let expected = completes_by_search(n, &given);
+        let mut solver = CoverSolver::new(&problem);
+        match solver.solve(&forced).expect("known options") {
+            CoverOutcome::Solution(chosen) => {
+                assert!(
+                    expected,
+                    "case {case}: a cover the CP engine says cannot exist"
+                );
+                assert!(problem.is_cover(&chosen), "case {case}: not a cover");
+                assert!(forced.iter().all(|f| chosen.contains(f)), "case {case}");
+                satisfiable += 1;
+            }
+            CoverOutcome::Unsatisfiable => {
+                assert!(!expected, "case {case}: the CP engine completes it");
+                unsatisfiable += 1;
+            }
+            CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+        }
+    }
+    assert!(
+        satisfiable > 40 && unsatisfiable > 40,
+        "{satisfiable} / {unsatisfiable}"
+    );
+}
+
+/// A random Latin square of order `n`: the cyclic square with rows, columns and symbols
+/// shuffled.
+fn random_latin_square(n: usize, rng: &mut Rng) -> Vec<usize> {
+    let mut perms: Vec<Vec<usize>> = (0..3).map(|_| (0..n).collect()).collect();
+    for perm in &mut perms {
+        for i in (1..n).rev() {
+            perm.swap(i, rng.below(i + 1));
+        }
+    }
+    let mut square = vec![0; n * n];
+    for r in 0..n {
+        for c in 0..n {
+            square[perms[0][r] * n + perms[1][c]] = perms[2][(r + c) % n];
+        }
+    }
+    square
+}
+
+#[test]
+fn larger_partial_latin_squares_agree_with_the_cp_engine() {
+    // Orders 8 and 9 with holes punched in a full square (always completable), and with
+    // one kept entry changed (often not): long enough searches to learn, restart and
+    // clean up learned clauses.
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let (mut satisfiable, mut unsatisfiable) = (0, 0);
+    for case in 0..60 {
+        let n = 8 + case % 2;
+        let square = random_latin_square(n, &mut rng);
+        let mut given: Vec<(usize, usize)> = (0..n * n)
+            .filter(|_| rng.below(100) < if case % 3 == 0 { 45 } else { 60 })
+            .map(|cell| (cell, square[cell]))
+            .collect();
+        for _ in 0..usize::from(case % 3 != 0 && !given.is_empty()) * 2 {
+            let k = rng.below(given.len());
+            given[k].1 = (given[k].1 + 1 + rng.below(n - 1)) % n;
+            let (cell, v) = given[k];
+            if given
+                .iter()
+                .any(|&(c, w)| c != cell && w == v && (c / n == cell / n || c % n == cell % n))
+            {
+                continue;
+            }
+        }
+        let forced: Vec<usize> = given.iter().map(|&(cell, v)| cell * n + v).collect();
+        let expected = completes_by_search(n, &given);
+        let problem = latin_cover(n);
+        let mut solver = CoverSolver::new(&problem);
+        match solver.solve(&forced).expect("known options") {
+            CoverOutcome::Solution(chosen) => {
+                assert!(
+                    expected,
+                    "case {case}: a cover the CP engine says cannot exist"
+                );
+                assert!(problem.is_cover(&chosen), "case {case}: not a cover");
+                assert!(forced.iter().all(|f| chosen.contains(f)), "case {case}");
+                satisfiable += 1;
+            }
+            CoverOutcome::Unsatisfiable => {
+                assert!(!expected, "case {case}: the CP engine completes it");
+                unsatisfiable += 1;
+            }
+            CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+        }
+    }
+    assert!(
+        satisfiable > 10 && unsatisfiable > 5,
+        "{satisfiable} / {unsatisfiable}"
+    );
+}
+
+#[test]
+fn hard_sudoku_puzzles_get_their_unique_solutions_by_learning() {
+    use bitcsp::sudoku::{self, learning, Board};
+    let text = include_str!("../benches/data/sudoku/forum_hardest_1905_11plus.txt");
+    for line in text.lines().filter(|l| !l.trim().is_empty()).take(40) {
+        let board = Board::parse(line).expect("a board");
+        let (outcome, _) = learning::solve(&board, |_| {}).expect("no clash");
+        let expected = sudoku::solve(&board).expect("no clash").expect("solvable");
+        assert_eq!(outcome, learning::Learned::Solved(expected), "{line}");
+    }
+}
+
+#[test]
+fn limits_stop_the_search_and_say_which() {
+    use bitcsp::sudoku::{learning, Board, BoxShape};
+    use bitcsp::StopReason;
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let board = Board::empty(BoxShape { rows: 5, cols: 5 }).expect("a shape");
+    let (problem, forced) = learning::exact_cover(&board);
+    let mut solver = CoverSolver::new(&problem);
+    solver.set_node_limit(Some(10));
+    assert_eq!(
+        solver.solve(&forced).expect("known options"),
+        CoverOutcome::Stopped(StopReason::NodeLimit)
+    );
+    assert_eq!(solver.stats().decisions, 10);
+    solver
+        .set_node_limit(None)
+        .set_cancel_flag(Some(Arc::new(AtomicBool::new(true))));
+    assert_eq!(
+        solver.solve(&forced).expect("known options"),
+        CoverOutcome::Stopped(StopReason::Cancelled)
+    );
+    solver.set_cancel_flag(None);
+    match solver.solve(&forced).expect("known options") {
+        CoverOutcome::Solution(chosen) => assert!(problem.is_cover(&chosen)),
+        other => panic!("expected a cover, got {other:?}"),
+    }
+}
+
+#[test]
+fn mistakes_in_a_problem_are_errors_and_degenerate_problems_are_answered() {
+    use bitcsp::cover::CoverError;
+    let mut problem = ExactCover::new(2, 1);
+    assert_eq!(
+        problem.add_option(&[0, 3]),
+        Err(CoverError::UnknownItem {
+            option: 0,
+            item: 3,
+            items: 3
+        })
+    );
+    assert_eq!(
+        problem.add_option(&[1, 1]),
+        Err(CoverError::RepeatedItem { option: 0, item: 1 })
+    );
+    assert_eq!(problem.options(), 0);
+    let a = problem.add_option(&[0, 2]).expect("valid");
+    let mut solver = CoverSolver::new(&problem);
+    assert_eq!(
+        solver.solve(&[5]),
+        Err(CoverError::UnknownOption {
+            option: 5,
+            options: 1
+        })
+    );
+    // Item 1 has no option: no cover.
+    assert_eq!(solver.solve(&[]), Ok(CoverOutcome::Unsatisfiable));
+    let b = problem.add_option(&[1]).expect("valid");
+    let mut solver = CoverSolver::new(&problem);
+    assert_eq!(solver.solve(&[]), Ok(CoverOutcome::Solution(vec![a, b])));
+    // No items at all: the empty cover.
+    let empty = ExactCover::new(0, 0);
+    assert_eq!(
+        CoverSolver::new(&empty).solve(&[]),
+        Ok(CoverOutcome::Solution(vec![]))
+    );
+}
