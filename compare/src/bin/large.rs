@@ -1,11 +1,12 @@
 //! Large Sudoku boards: random full grids with half of their cells kept uniformly at
 //! random, one puzzle per seed, each solved by bitcsp on one thread with a time limit.
 //!
-//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine] [--stats]`
+//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine | --learning] [--stats]`
 //!
 //! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up the
 //! clause-learning search (`sudoku::learning`), below it the engine with
-//! `sudoku::configure`; `--engine` takes the engine at every size, and `--stats` prints
+//! `sudoku::configure`; `--engine` takes the engine at every size, `--learning` the
+//! learning search at every size, and `--stats` prints
 //! each board's time and search statistics to stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances are the
 //! same on every run; `--print` writes the puzzles instead of solving them, and
 //! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
@@ -55,6 +56,7 @@ fn main() {
     let print = std::env::args().any(|a| a == "--print");
     let cnf = arg("--cnf");
     let engine = std::env::args().any(|a| a == "--engine");
+    let learning = std::env::args().any(|a| a == "--learning");
     let stats = std::env::args().any(|a| a == "--stats");
     let n = shape.side();
     let mut times = Vec::new();
@@ -79,7 +81,7 @@ fn main() {
             continue;
         }
         let started = ThreadTime::now();
-        let found = if n >= learning::LEARNING_SIDE && !engine {
+        let found = if learning || (n >= learning::LEARNING_SIDE && !engine) {
             solve_by_learning(&puzzle, limit, seed, stats)
         } else {
             solve_by_engine(&puzzle, limit, seed, stats)
