@@ -32,7 +32,7 @@ fn random_problem(rng: &mut Rng) -> ExactCover {
     let primary = 1 + rng.below(7);
     let secondary = rng.below(3);
     let items = primary + secondary;
-    let mut problem = ExactCover::new(primary, secondary);
+    let mut problem = ExactCover::new(primary, secondary).expect("small");
     let options = 1 + rng.below(16);
     for _ in 0..options {
         let mut chosen: Vec<usize> = (0..items).filter(|_| rng.below(3) == 0).collect();
@@ -91,7 +91,7 @@ fn random_problems_agree_with_brute_force() {
 /// The Latin square of order `n` as exact cover: option `(r * n + c) * n + v` puts value
 /// `v` at row `r`, column `c`; items are the cells, each row's values and each column's.
 fn latin_cover(n: usize) -> ExactCover {
-    let mut problem = ExactCover::new(3 * n * n, 0);
+    let mut problem = ExactCover::new(3 * n * n, 0).expect("small");
     for r in 0..n {
         for c in 0..n {
             for v in 0..n {
@@ -280,7 +280,13 @@ fn limits_stop_the_search_and_say_which() {
 #[test]
 fn mistakes_in_a_problem_are_errors_and_degenerate_problems_are_answered() {
     use bitcsp::cover::CoverError;
-    let mut problem = ExactCover::new(2, 1);
+    assert_eq!(
+        ExactCover::new(usize::MAX, 1).err(),
+        Some(CoverError::TooLarge {
+            max: (u32::MAX >> 2) as usize
+        })
+    );
+    let mut problem = ExactCover::new(2, 1).expect("small");
     assert_eq!(
         problem.add_option(&[0, 3]),
         Err(CoverError::UnknownItem {
@@ -309,7 +315,7 @@ fn mistakes_in_a_problem_are_errors_and_degenerate_problems_are_answered() {
     let mut solver = CoverSolver::new(&problem);
     assert_eq!(solver.solve(&[]), Ok(CoverOutcome::Solution(vec![a, b])));
     // No items at all: the empty cover.
-    let empty = ExactCover::new(0, 0);
+    let empty = ExactCover::new(0, 0).expect("small");
     assert_eq!(
         CoverSolver::new(&empty).solve(&[]),
         Ok(CoverOutcome::Solution(vec![]))

@@ -21,7 +21,7 @@
 //! ```
 //! use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};
 //! // Items 0, 1, 2 (all primary); the options {0, 1}, {2}, {1, 2}, {0}.
-//! let mut problem = ExactCover::new(3, 0);
+//! let mut problem = ExactCover::new(3, 0)?;
 //! let a = problem.add_option(&[0, 1])?;
 //! let b = problem.add_option(&[2])?;
 //! problem.add_option(&[1, 2])?;
@@ -72,8 +72,8 @@ pub enum CoverError {
         /// How many options the problem has.
         options: usize,
     },
-    /// More options or item entries than the solver's 32-bit indices hold.
-    #[error("the problem is too large: more than {max} options or item entries")]
+    /// More items, options or item entries than the solver's 32-bit indices hold.
+    #[error("the problem is too large: more than {max} items, options or item entries")]
     TooLarge {
         /// The largest count allowed.
         max: usize,
@@ -86,7 +86,7 @@ const MAX_ENTRIES: usize = (u32::MAX >> 2) as usize;
 
 /// An exact-cover problem: items, the first `primary` of which must be covered exactly
 /// once and the rest at most once, and options, each a set of items.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ExactCover {
     primary: usize,
     items: usize,
@@ -98,13 +98,20 @@ pub struct ExactCover {
 impl ExactCover {
     /// A problem with `primary` items covered exactly once (numbered first) and
     /// `secondary` items covered at most once (numbered after them), and no options yet.
-    pub fn new(primary: usize, secondary: usize) -> Self {
-        ExactCover {
+    ///
+    /// # Errors
+    /// [`CoverError::TooLarge`] for more items than the solver's indices hold.
+    pub fn new(primary: usize, secondary: usize) -> Result<Self, CoverError> {
+        let items = primary
+            .checked_add(secondary)
+            .filter(|&items| items <= MAX_ENTRIES)
+            .ok_or(CoverError::TooLarge { max: MAX_ENTRIES })?;
+        Ok(ExactCover {
             primary,
-            items: primary.saturating_add(secondary),
+            items,
             option_start: vec![0],
             option_items: Vec::new(),
-        }
+        })
     }
 
     /// Adds an option covering `items`; returns its index (options are numbered from 0 in
@@ -117,7 +124,7 @@ impl ExactCover {
     pub fn add_option(&mut self, items: &[usize]) -> Result<usize, CoverError> {
         let option = self.options();
         let entries = self.option_items.len().saturating_add(items.len());
-        if option >= MAX_ENTRIES || entries > MAX_ENTRIES || self.items > MAX_ENTRIES {
+        if option >= MAX_ENTRIES || entries > MAX_ENTRIES {
             return Err(CoverError::TooLarge { max: MAX_ENTRIES });
         }
         for (k, &item) in items.iter().enumerate() {

@@ -657,7 +657,7 @@ mod tests {
             index[sq] = squares.len();
             squares.push(sq);
         }
-        let mut problem = ExactCover::new(squares.len(), 0);
+        let mut problem = ExactCover::new(squares.len(), 0).expect("a small board");
         for &sq in &squares {
             let (x, y) = (sq % w, sq / w);
             for other in [(x + 1 < w).then_some(sq + 1), (y + 1 < h).then_some(sq + w)] {

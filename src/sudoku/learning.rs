@@ -39,7 +39,8 @@ pub fn exact_cover(board: &Board) -> (ExactCover, Vec<usize>) {
             unit_of[cell][u / n] = u;
         }
     }
-    let mut problem = ExactCover::new(4 * n * n, 0);
+    // At most 4 · 64² items: a board is at most 64×64.
+    let mut problem = ExactCover::new(4 * n * n, 0).expect("a board's items fit");
     for (cell, units) in unit_of.iter().enumerate() {
         for d in 0..n {
             let items = [
