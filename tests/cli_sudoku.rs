@@ -223,17 +223,7 @@ fn board_36(seed: u64, keep: u64) -> Board {
     use bitcsp::sudoku::BoxShape;
     let shape = BoxShape { rows: 6, cols: 6 };
     let mut generator = Generator::new(shape, Symmetry::None, None, seed).expect("a shape");
-    let mut board = generator.grid(0).expect("a grid");
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    for cell in 0..36 * 36 {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        if state % 100 >= keep {
-            board.set(cell / 36, cell % 36, 0);
-        }
-    }
-    board
+    common::carve(&generator.grid(0).expect("a grid"), keep, seed)
 }
 
 #[test]

@@ -3,18 +3,15 @@
 
 use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};
 
-/// A small deterministic generator (xorshift64).
-struct Rng(u64);
+mod common;
+use common::Random;
+
+/// The shared test generator, for indices.
+struct Rng(Random);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
+        self.0.below(n as u64) as usize
     }
 }
 
@@ -46,7 +43,7 @@ fn random_problem(rng: &mut Rng) -> ExactCover {
 
 #[test]
 fn random_problems_agree_with_brute_force() {
-    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let mut rng = Rng(Random(0x2545_F491_4F6C_DD1D));
     let (mut satisfiable, mut unsatisfiable) = (0, 0);
     for case in 0..3000 {
         let problem = random_problem(&mut rng);
@@ -122,9 +119,38 @@ fn completes_by_search(n: usize, given: &[(usize, usize)]) -> bool {
     bitcsp::Solver::new(&model).solve().solution().is_some()
 }
 
+/// Solves `problem` with `forced` and asserts the answer: a cover holding the forced
+/// options when the CP engine `expected` one, none otherwise. True when it found one.
+fn agrees_with_the_engine(
+    problem: &ExactCover,
+    forced: &[usize],
+    expected: bool,
+    case: usize,
+) -> bool {
+    match CoverSolver::new(problem)
+        .solve(forced)
+        .expect("known options")
+    {
+        CoverOutcome::Solution(chosen) => {
+            assert!(
+                expected,
+                "case {case}: a cover the CP engine says cannot exist"
+            );
+            assert!(problem.is_cover(&chosen), "case {case}: not a cover");
+            assert!(forced.iter().all(|f| chosen.contains(f)), "case {case}");
+            true
+        }
+        CoverOutcome::Unsatisfiable => {
+            assert!(!expected, "case {case}: the CP engine completes it");
+            false
+        }
+        CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+    }
+}
+
 #[test]
 fn partial_latin_squares_agree_with_the_cp_engine() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng(Random(0x9E37_79B9_7F4A_7C15));
     let (mut satisfiable, mut unsatisfiable) = (0, 0);
     for case in 0..400 {
         let n = 4 + rng.below(4);
@@ -142,22 +168,10 @@ fn partial_latin_squares_agree_with_the_cp_engine() {
         }
         let forced: Vec<usize> = given.iter().map(|&(cell, v)| cell * n + v).collect();
         let expected = completes_by_search(n, &given);
-        let mut solver = CoverSolver::new(&problem);
-        match solver.solve(&forced).expect("known options") {
-            CoverOutcome::Solution(chosen) => {
-                assert!(
-                    expected,
-                    "case {case}: a cover the CP engine says cannot exist"
-                );
-                assert!(problem.is_cover(&chosen), "case {case}: not a cover");
-                assert!(forced.iter().all(|f| chosen.contains(f)), "case {case}");
-                satisfiable += 1;
-            }
-            CoverOutcome::Unsatisfiable => {
-                assert!(!expected, "case {case}: the CP engine completes it");
-                unsatisfiable += 1;
-            }
-            CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+        if agrees_with_the_engine(&problem, &forced, expected, case) {
+            satisfiable += 1;
+        } else {
+            unsatisfiable += 1;
         }
     }
     assert!(
@@ -189,7 +203,7 @@ fn larger_partial_latin_squares_agree_with_the_cp_engine() {
     // Orders 8 and 9 with holes punched in a full square (always completable), and with
     // one kept entry changed (often not): long enough searches to learn, restart and
     // clean up learned clauses.
-    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng(Random(0xD1B5_4A32_D192_ED03));
     let (mut satisfiable, mut unsatisfiable) = (0, 0);
     for case in 0..60 {
         let n = 8 + case % 2;
@@ -211,23 +225,10 @@ fn larger_partial_latin_squares_agree_with_the_cp_engine() {
         }
         let forced: Vec<usize> = given.iter().map(|&(cell, v)| cell * n + v).collect();
         let expected = completes_by_search(n, &given);
-        let problem = latin_cover(n);
-        let mut solver = CoverSolver::new(&problem);
-        match solver.solve(&forced).expect("known options") {
-            CoverOutcome::Solution(chosen) => {
-                assert!(
-                    expected,
-                    "case {case}: a cover the CP engine says cannot exist"
-                );
-                assert!(problem.is_cover(&chosen), "case {case}: not a cover");
-                assert!(forced.iter().all(|f| chosen.contains(f)), "case {case}");
-                satisfiable += 1;
-            }
-            CoverOutcome::Unsatisfiable => {
-                assert!(!expected, "case {case}: the CP engine completes it");
-                unsatisfiable += 1;
-            }
-            CoverOutcome::Stopped(_) => panic!("case {case}: no limit was set"),
+        if agrees_with_the_engine(&latin_cover(n), &forced, expected, case) {
+            satisfiable += 1;
+        } else {
+            unsatisfiable += 1;
         }
     }
     assert!(

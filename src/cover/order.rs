@@ -89,10 +89,14 @@ impl Order {
             if !self.before(o, self.heap[parent]) {
                 break;
             }
-            self.heap[at] = self.heap[parent];
-            self.place[self.heap[at] as usize] = at as u32;
+            self.put(at, self.heap[parent]);
             at = parent;
         }
+        self.put(at, o);
+    }
+
+    /// Places option `o` at `at` in the heap.
+    fn put(&mut self, at: usize, o: u32) {
         self.heap[at] = o;
         self.place[o as usize] = at as u32;
     }
@@ -114,12 +118,10 @@ impl Order {
             if !self.before(self.heap[child], o) {
                 break;
             }
-            self.heap[at] = self.heap[child];
-            self.place[self.heap[at] as usize] = at as u32;
+            self.put(at, self.heap[child]);
             at = child;
         }
-        self.heap[at] = o;
-        self.place[o as usize] = at as u32;
+        self.put(at, o);
     }
 }
 
