@@ -1,5 +1,5 @@
 //! Large boards by clause learning: a board as exact cover, solved by
-//! [`CoverSolver`](crate::cover::CoverSolver).
+//! [`CoverSolver`].
 //!
 //! From 36×36 up, boards with about half their cells given sit at a hardness peak where
 //! depth-first search meets the same dead ends under many different choices; learning
