@@ -49,6 +49,7 @@
 mod bits;
 mod compiled;
 mod constraints;
+pub mod cover;
 pub mod domain;
 mod error;
 mod model;
@@ -63,7 +64,6 @@ mod xorshift;
 
 // Thin models on top of the core.
 pub mod coloring;
-pub mod cover;
 pub mod flatzinc;
 pub mod parts;
 pub mod queens;

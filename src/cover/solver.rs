@@ -62,8 +62,9 @@ pub struct CoverStats {
 
 /// Conflicts per unit of the Luby restart sequence.
 const RESTART_UNIT: u64 = 1024;
-/// Conflicts before the first clean-up of learned clauses, and how much later each next
-/// one comes than the one before.
+/// Conflicts before the first clean-up of learned clauses; each later one comes that many
+/// conflicts after the one before, plus `REDUCE_STEP` for every `FIRST_REDUCE` conflicts
+/// made so far, so that clean-ups thin out as the search goes on.
 const FIRST_REDUCE: u64 = 2000;
 const REDUCE_STEP: u64 = 300;
 /// Activity decay of the option order.
@@ -120,10 +121,12 @@ pub struct CoverSolver {
     pub(super) stamp: u64,
     time_limit: Option<Duration>,
     node_limit: Option<u64>,
-    /// Conflicts per unit of the restart sequence, and before the first clean-up
-    /// ([`RESTART_UNIT`] and [`FIRST_REDUCE`]; the unit tests take them smaller).
+    /// Conflicts per unit of the restart sequence, and the clean-up schedule
+    /// ([`RESTART_UNIT`], [`FIRST_REDUCE`], [`REDUCE_STEP`]; the unit tests take them
+    /// smaller).
     restart_unit: u64,
     first_reduce: u64,
+    reduce_step: u64,
     cancel: Option<Arc<AtomicBool>>,
     stats: CoverStats,
 }
@@ -181,6 +184,7 @@ impl CoverSolver {
             node_limit: None,
             restart_unit: RESTART_UNIT,
             first_reduce: FIRST_REDUCE,
+            reduce_step: REDUCE_STEP,
             cancel: None,
             stats: CoverStats::default(),
         }
@@ -261,12 +265,13 @@ impl CoverSolver {
         let mut next_reduce = self.first_reduce;
         let mut steps = 0u64;
         loop {
-            steps += 1;
+            // Checked before the first step too: a flag set beforehand stops at once.
             if steps % CHECK_EVERY == 0 {
                 if let Some(reason) = self.should_stop(deadline) {
                     return CoverOutcome::Stopped(reason);
                 }
             }
+            steps += 1;
             if let Some(clash) = self.propagate() {
                 self.stats.conflicts += 1;
                 if self.limits.is_empty() {
@@ -280,8 +285,8 @@ impl CoverSolver {
                     self.restart();
                 }
                 if self.stats.conflicts >= next_reduce {
-                    next_reduce +=
-                        self.first_reduce + REDUCE_STEP * self.stats.conflicts / self.first_reduce;
+                    next_reduce += self.first_reduce
+                        + self.reduce_step * self.stats.conflicts / self.first_reduce;
                     self.reduce();
                 }
                 continue;
@@ -331,8 +336,8 @@ impl CoverSolver {
 
     /// Takes the options out at the root off their items' lists: a chosen option's
     /// exclusions and the explanations of its items then read only the options still in
-    /// play (on a large Sudoku board, about one in six). The counters are unchanged: they
-    /// count the options not out, which are the ones kept.
+    /// play. The counters are unchanged: they count the options not out, which are the
+    /// ones kept.
     fn drop_root_exclusions(&mut self) {
         let mut kept = 0;
         let mut start = 0;
@@ -672,12 +677,13 @@ fn luby(i: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// Restarts after every conflict or two and clean-ups every few conflicts, so that small
-    /// searches go through both.
+    /// Restarts after every conflict or two and a clean-up every two conflicts, so that
+    /// small searches go through both.
     fn hasty(problem: &ExactCover) -> CoverSolver {
         let mut solver = CoverSolver::new(problem);
         solver.restart_unit = 1;
         solver.first_reduce = 2;
+        solver.reduce_step = 0;
         solver
     }
 

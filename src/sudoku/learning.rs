@@ -32,16 +32,12 @@ pub const LEARNING_SIDE: usize = 36;
 /// ```
 pub fn exact_cover(board: &Board) -> (ExactCover, Vec<usize>) {
     let n = board.side();
-    let mut unit_of = vec![[0usize; 3]; n * n];
-    for (u, (_, cells)) in board.units().iter().enumerate() {
-        for &cell in cells {
-            // Rows, columns and boxes come in blocks of n.
-            unit_of[cell][u / n] = u;
-        }
-    }
     // At most 4 · 64² items: a board is at most 64×64.
     let mut problem = ExactCover::new(4 * n * n, 0).expect("a board's items fit");
-    for (cell, units) in unit_of.iter().enumerate() {
+    for cell in 0..n * n {
+        let (row, col) = (cell / n, cell % n);
+        // Units as `Board::units` numbers them: rows, then columns, then boxes.
+        let units = [row, n + col, 2 * n + board.box_of(row, col)];
         for d in 0..n {
             let items = [
                 cell,

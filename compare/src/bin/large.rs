@@ -6,9 +6,9 @@
 //! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up the
 //! clause-learning search (`sudoku::learning`), below it the engine with
 //! `sudoku::configure`; `--engine` takes the engine at every size, `--learning` the
-//! learning search at every size, and `--stats` prints
-//! each board's time and search statistics to stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances are the
-//! same on every run; `--print` writes the puzzles instead of solving them, and
+//! learning search at every size, and `--stats` prints each board's search statistics to
+//! stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances
+//! are the same on every run; `--print` writes the puzzles instead of solving them, and
 //! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
 //! peer (`cadical -q DIR/seed-1.cnf`).
 

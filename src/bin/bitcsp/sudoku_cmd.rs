@@ -75,6 +75,13 @@ impl Report {
         }
     }
 
+    /// A search that a limit or Ctrl-C stopped before it found anything.
+    fn stopped_by(reason: StopReason) -> Self {
+        let mut report = Report::default();
+        report.stopped(reason);
+        report
+    }
+
     fn stopped(&mut self, reason: StopReason) {
         self.messages.push(reason.to_string());
         self.outcome.merge(Outcome::stopped(reason));
@@ -371,11 +378,7 @@ fn solve_first(
             ..Report::default()
         },
         SolveResult::Unsatisfiable => Report::failed("no solution".into()),
-        SolveResult::Stopped(reason) => {
-            let mut r = Report::default();
-            r.stopped(reason);
-            r
-        }
+        SolveResult::Stopped(reason) => Report::stopped_by(reason),
     }
 }
 
@@ -399,11 +402,7 @@ fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool
             ..Report::default()
         },
         Learned::NoSolution => Report::failed("no solution".into()),
-        Learned::Stopped(reason) => {
-            let mut r = Report::default();
-            r.stopped(reason);
-            r
-        }
+        Learned::Stopped(reason) => Report::stopped_by(reason),
     };
     report.stats = Some(Statistics {
         nodes: stats.decisions,
