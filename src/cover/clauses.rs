@@ -15,6 +15,11 @@ pub(super) fn option_of(lit: u32) -> usize {
     (lit >> 1) as usize
 }
 
+/// Arena words before a clause's literals: its index, then its length. A watch names the
+/// clause by where its literals start, so visiting it reads one place in memory, not a
+/// header elsewhere and then the literals.
+pub(super) const HEADER: u32 = 2;
+
 /// One learned clause: where its literals lie in the arena, and how it is valued.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Clause {
@@ -31,13 +36,15 @@ pub(super) struct Clause {
 /// clause is satisfied and need not be read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Watch {
-    pub(super) clause: u32,
+    /// Where the clause's literals start in the arena.
+    pub(super) start: u32,
     pub(super) blocker: u32,
 }
 
 /// The learned clauses and their watches.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Clauses {
+    /// Each clause as its [`HEADER`] words then its literals.
     pub(super) lits: Vec<u32>,
     pub(super) list: Vec<Clause>,
     /// For each literal, the clauses watching it: the clause is looked at when it becomes
@@ -60,22 +67,36 @@ impl Clauses {
     pub(super) fn add(&mut self, lits: &[u32], lbd: u32) -> u32 {
         debug_assert!(lits.len() >= 2);
         let index = self.list.len() as u32;
+        let start = self.lits.len() as u32 + HEADER;
         self.list.push(Clause {
-            start: self.lits.len() as u32,
+            start,
             len: lits.len() as u32,
             lbd,
             activity: self.bump,
         });
+        self.lits.extend_from_slice(&[index, lits.len() as u32]);
         self.lits.extend_from_slice(lits);
         self.watches[lits[0] as usize].push(Watch {
-            clause: index,
+            start,
             blocker: lits[1],
         });
         self.watches[lits[1] as usize].push(Watch {
-            clause: index,
+            start,
             blocker: lits[0],
         });
         index
+    }
+
+    /// The index of the clause whose literals start at `start`.
+    #[inline(always)]
+    pub(super) fn index_at(&self, start: u32) -> u32 {
+        self.lits[(start - HEADER) as usize]
+    }
+
+    /// The length of the clause whose literals start at `start`.
+    #[inline(always)]
+    pub(super) fn len_at(&self, start: u32) -> u32 {
+        self.lits[(start - 1) as usize]
     }
 
     /// The literals of clause `c`.
@@ -125,18 +146,24 @@ impl Clauses {
             }
             renumber[c] = list.len() as u32;
             let from = clause.start as usize..(clause.start + clause.len) as usize;
+            lits.extend_from_slice(&[renumber[c], clause.len]);
             list.push(Clause {
                 start: lits.len() as u32,
                 ..*clause
             });
             lits.extend_from_slice(&self.lits[from]);
         }
-        self.lits = lits;
+        let old = std::mem::replace(&mut self.lits, lits);
         self.list = list;
+        let list = &self.list;
         for watch in &mut self.watches {
             watch.retain_mut(|w| {
-                w.clause = renumber[w.clause as usize];
-                w.clause != u32::MAX
+                let c = renumber[old[(w.start - HEADER) as usize] as usize];
+                if c == u32::MAX {
+                    return false;
+                }
+                w.start = list[c as usize].start;
+                true
             });
         }
         renumber

@@ -517,39 +517,39 @@ impl CoverSolver {
                 kept += 1;
                 continue;
             }
-            let c = watch.clause;
-            let clause = self.clauses.list[c as usize];
-            let start = clause.start as usize;
-            let lits = &mut self.clauses.lits[start..start + clause.len as usize];
+            let start = watch.start as usize;
+            let len = self.clauses.len_at(watch.start) as usize;
+            let lits = &mut self.clauses.lits[start..start + len];
             if lits[0] == false_lit {
                 lits.swap(0, 1);
             }
             let first = lits[0];
             if self.literal_value(first) == TRUE {
                 watching[kept] = Watch {
-                    clause: c,
+                    start: watch.start,
                     blocker: first,
                 };
                 kept += 1;
                 continue;
             }
-            let lits = &self.clauses.lits[start..start + clause.len as usize];
+            let lits = &self.clauses.lits[start..start + len];
             let replacement = (2..lits.len()).find(|&k| self.literal_value(lits[k]) != FALSE);
             if let Some(k) = replacement {
-                let lits = &mut self.clauses.lits[start..start + clause.len as usize];
+                let lits = &mut self.clauses.lits[start..start + len];
                 lits.swap(1, k);
                 let new_watch = lits[1] as usize;
                 self.clauses.watches[new_watch].push(Watch {
-                    clause: c,
+                    start: watch.start,
                     blocker: first,
                 });
                 continue;
             }
             watching[kept] = Watch {
-                clause: c,
+                start: watch.start,
                 blocker: first,
             };
             kept += 1;
+            let c = self.clauses.index_at(watch.start);
             if self.literal_value(first) == FALSE {
                 clash = Some(Clash::Clause(c));
                 // Keep the rest of the watches as they are.
