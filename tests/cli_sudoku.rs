@@ -249,3 +249,65 @@ fn large_boards_are_solved_by_learning_with_its_statistics_and_limits() {
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("<stdin>:1: stopped by node limit"));
 }
+
+#[test]
+fn large_boards_are_counted_by_learning_as_the_engine_counts() {
+    use bitcsp::sudoku;
+    use bitcsp::{CountStatus, Solver};
+    let boards: Vec<Board> = [(4, 70), (5, 58), (6, 75), (7, 60), (8, 72)]
+        .iter()
+        .map(|&(seed, keep)| board_36(seed, keep))
+        .collect();
+    // The oracle: the depth-first engine, which settles boards this full quickly.
+    let expected: Vec<String> = boards
+        .iter()
+        .map(|board| {
+            let (model, _) = sudoku::model(board).expect("a model");
+            let mut solver = Solver::new(&model);
+            sudoku::configure(&mut solver, board);
+            let count = solver.count(Some(2));
+            match count.status {
+                CountStatus::Complete => count.count.to_string(),
+                CountStatus::LimitReached => format!("{}+", count.count),
+                CountStatus::Stopped(reason) => panic!("the engine stopped: {reason}"),
+            }
+        })
+        .collect();
+    assert!(
+        expected.contains(&"1".to_string()) && expected.contains(&"2+".to_string()),
+        "unique and ambiguous boards both: {expected:?}"
+    );
+    let input: String = boards.iter().map(|b| b.to_numbers() + "\n").collect();
+    let out = bitcsp(&["sudoku", "count", "--stats"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout_lines(&out), expected);
+    // Half kept: past the engine (it counts nothing here in a minute), while learning
+    // finds two solutions within about twelve thousand conflicts (`tests/cover.rs` checks
+    // such solutions against the rules).
+    let half = board_36(2, 50);
+    let line = format!("{}\n", half.to_numbers());
+    let out = bitcsp(&["sudoku", "count", "--time-limit", "60"], line.as_bytes());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout_lines(&out), ["2+"]);
+    // `solve --unique`: the unique boards' solutions; for each other one an empty line
+    // (answers stay on their puzzles' lines) and an error.
+    let out = bitcsp(&["sudoku", "solve", "--unique"], input.as_bytes());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), boards.len());
+    for (i, ((line, board), e)) in lines.iter().zip(&boards).zip(&expected).enumerate() {
+        let message = format!("<stdin>:{}: more than one solution", i + 1);
+        assert_eq!(
+            stderr(&out).contains(&message),
+            e == "2+",
+            "{}",
+            stderr(&out)
+        );
+        if e == "1" {
+            let solved = Board::parse(line).expect("a board");
+            solved.check_solves(board).expect("a solution of the board");
+        } else {
+            assert!(line.is_empty(), "line {}: {line}", i + 1);
+        }
+    }
+}

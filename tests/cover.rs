@@ -2,6 +2,7 @@
 //! and Latin-square covers whose answers are known.
 
 use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};
+use bitcsp::CountStatus;
 
 mod common;
 use common::Random;
@@ -65,6 +66,76 @@ fn random_problems_agree_with_brute_force() {
     assert!(
         satisfiable > 300 && unsatisfiable > 300,
         "{satisfiable} / {unsatisfiable}"
+    );
+}
+
+#[test]
+fn random_problems_count_as_brute_force_does() {
+    let mut rng = Rng(Random(0x6A09_E667_F3BC_C908));
+    let mut several = 0;
+    for case in 0..2000 {
+        let problem = random_problem(&mut rng);
+        let forced: Vec<usize> = if rng.below(3) == 0 {
+            vec![rng.below(problem.options())]
+        } else {
+            vec![]
+        };
+        let mut expected: Vec<Vec<usize>> = brute_force_covers(&problem)
+            .into_iter()
+            .filter(|c| forced.iter().all(|f| c.contains(f)))
+            .collect();
+        expected.sort();
+        several += usize::from(expected.len() > 1);
+        let mut found = Vec::new();
+        let count = CoverSolver::new(&problem)
+            .count(&forced, None, |c| found.push(c.to_vec()))
+            .expect("known options");
+        assert_eq!(count.status, CountStatus::Complete, "case {case}");
+        assert_eq!(count.count, found.len() as u64, "case {case}");
+        found.sort();
+        assert_eq!(found, expected, "case {case}: each cover exactly once");
+        // A limit below the number of covers stops there, with distinct covers.
+        if expected.len() > 1 {
+            let limit = 1 + rng.below(expected.len() - 1) as u64;
+            let mut some = Vec::new();
+            let count = CoverSolver::new(&problem)
+                .count(&forced, Some(limit), |c| some.push(c.to_vec()))
+                .expect("known options");
+            assert_eq!(
+                (count.count, count.status),
+                (limit, CountStatus::LimitReached)
+            );
+            some.sort();
+            some.dedup();
+            assert_eq!(some.len() as u64, limit, "case {case}: repeated covers");
+            assert!(some.iter().all(|c| expected.contains(c)), "case {case}");
+        }
+    }
+    assert!(several > 200, "only {several} problems with several covers");
+}
+
+#[test]
+fn latin_squares_and_sudoku_grids_of_order_four_count_as_published() {
+    use bitcsp::sudoku::{learning, Board, BoxShape};
+    // OEIS A002860: 576 Latin squares of order 4.
+    let problem = latin_cover(4);
+    let count = CoverSolver::new(&problem)
+        .count(&[], None, |c| assert!(problem.is_cover(c)))
+        .expect("no forced option");
+    assert_eq!((count.count, count.status), (576, CountStatus::Complete));
+    // 288 full 4×4 Sudoku grids; a limit of 100 stops at 100.
+    let board = Board::empty(BoxShape { rows: 2, cols: 2 }).expect("a shape");
+    let (problem, forced) = learning::exact_cover(&board);
+    let count = CoverSolver::new(&problem)
+        .count(&forced, None, |_| {})
+        .expect("no forced option beyond the problem");
+    assert_eq!((count.count, count.status), (288, CountStatus::Complete));
+    let count = CoverSolver::new(&problem)
+        .count(&forced, Some(100), |_| {})
+        .expect("no forced option beyond the problem");
+    assert_eq!(
+        (count.count, count.status),
+        (100, CountStatus::LimitReached)
     );
 }
 
@@ -222,6 +293,38 @@ fn hard_sudoku_puzzles_get_their_unique_solutions_by_learning() {
         let expected = sudoku::solve(&board).expect("no clash").expect("solvable");
         assert_eq!(outcome, learning::Learned::Solved(expected), "{line}");
     }
+}
+
+#[test]
+fn a_half_kept_large_board_has_two_distinct_solutions_by_learning() {
+    use bitcsp::sudoku::workshop::{Generator, Symmetry};
+    use bitcsp::sudoku::{learning, Board, BoxShape};
+    let shape = BoxShape { rows: 6, cols: 6 };
+    let mut generator = Generator::new(shape, Symmetry::None, None, 2).expect("a shape");
+    let board = common::carve(&generator.grid(0).expect("a grid"), 50, 2);
+    let (problem, forced) = learning::exact_cover(&board);
+    let n = board.side();
+    let mut solutions: Vec<Board> = Vec::new();
+    let count = CoverSolver::new(&problem)
+        .count(&forced, Some(2), |chosen| {
+            let mut solved = board.clone();
+            for &option in chosen {
+                let (cell, d) = (option / n, option % n);
+                solved.set(cell / n, cell % n, (d + 1) as u8);
+            }
+            solutions.push(solved);
+        })
+        .expect("the givens' options");
+    assert_eq!((count.count, count.status), (2, CountStatus::LimitReached));
+    for solved in &solutions {
+        solved
+            .check_solves(&board)
+            .expect("a solution of the board");
+    }
+    assert_ne!(solutions[0], solutions[1]);
+    let (found, _) = learning::count(&board, Some(2), |_| {}).expect("no clash");
+    assert_eq!(found.count, count);
+    assert!(found.first.is_some_and(|s| s.check_solves(&board).is_ok()));
 }
 
 #[test]

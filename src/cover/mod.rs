@@ -16,7 +16,8 @@
 //! conflict activity (VSIDS) with saved phases, and the search restarts on the Luby
 //! sequence. Where a depth-first search meets the same dead end under many different
 //! choices (large Sudoku boards at the phase transition), the learned clauses prune it
-//! everywhere at once.
+//! everywhere at once. [`CoverSolver::count`] counts covers the same way: each cover found
+//! is ruled out by a clause of its own, and the search goes on with what it learned.
 //!
 //! ```
 //! use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};

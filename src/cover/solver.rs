@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::clauses::{negate, option_of, Clauses, Watch};
 use super::order::Order;
 use super::{CoverError, ExactCover};
-use crate::search::StopReason;
+use crate::search::{Count, CountStatus, StopReason};
 
 /// How an option's value came about; the explanation conflict analysis reads back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -221,16 +221,122 @@ impl CoverSolver {
     /// # Errors
     /// [`CoverError::UnknownOption`] for a forced option beyond the problem's.
     pub fn solve(&mut self, forced: &[usize]) -> Result<CoverOutcome, CoverError> {
+        let started = self.start(forced)?;
+        let outcome = if self.set_root(forced) {
+            self.drop_root_exclusions();
+            let mut schedule = Schedule::new(self, started);
+            self.search(&mut schedule)
+        } else {
+            CoverOutcome::Unsatisfiable
+        };
+        self.finish(started);
+        Ok(outcome)
+    }
+
+    /// Counts the covers that include every option of `forced`, stopping once `limit`
+    /// have been found (`None`: count them all), and hands each one found to `each` (its
+    /// chosen options, ascending). The limits stop the whole count, which is then a lower
+    /// bound. After each cover the search learns a clause that rules out that cover alone
+    /// and goes on from the root, keeping everything learned so far.
+    ///
+    /// ```
+    /// use bitcsp::cover::{CoverSolver, ExactCover};
+    /// use bitcsp::CountStatus;
+    /// // Item 0 covered by option 0 or option 1: two covers.
+    /// let mut problem = ExactCover::new(1, 0)?;
+    /// problem.add_option(&[0])?;
+    /// problem.add_option(&[0])?;
+    /// let mut covers = Vec::new();
+    /// let count = CoverSolver::new(&problem).count(&[], None, |c| covers.push(c.to_vec()))?;
+    /// assert_eq!((count.count, count.status), (2, CountStatus::Complete));
+    /// covers.sort();
+    /// assert_eq!(covers, vec![vec![0], vec![1]]);
+    /// # Ok::<(), bitcsp::cover::CoverError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`CoverError::UnknownOption`] for a forced option beyond the problem's.
+    pub fn count(
+        &mut self,
+        forced: &[usize],
+        limit: Option<u64>,
+        mut each: impl FnMut(&[usize]),
+    ) -> Result<Count, CoverError> {
+        let started = self.start(forced)?;
+        let limit = limit.unwrap_or(u64::MAX);
+        let mut count = 0;
+        let status = if limit == 0 {
+            CountStatus::LimitReached
+        } else if !self.set_root(forced) {
+            CountStatus::Complete
+        } else {
+            self.drop_root_exclusions();
+            let mut schedule = Schedule::new(self, started);
+            loop {
+                match self.search(&mut schedule) {
+                    CoverOutcome::Solution(cover) => {
+                        count += 1;
+                        each(&cover);
+                        if count >= limit {
+                            break CountStatus::LimitReached;
+                        }
+                        if !self.rule_out_current() {
+                            break CountStatus::Complete;
+                        }
+                    }
+                    CoverOutcome::Unsatisfiable => break CountStatus::Complete,
+                    CoverOutcome::Stopped(reason) => break CountStatus::Stopped(reason),
+                }
+            }
+        };
+        self.finish(started);
+        Ok(Count { count, status })
+    }
+
+    /// Checks `forced` and starts afresh; returns the start time.
+    fn start(&mut self, forced: &[usize]) -> Result<Instant, CoverError> {
         let options = self.value.len();
         if let Some(&option) = forced.iter().find(|&&o| o >= options) {
             return Err(CoverError::UnknownOption { option, options });
         }
         let started = Instant::now();
         self.reset();
-        let outcome = self.search(forced, started);
+        Ok(started)
+    }
+
+    /// Completes the statistics of a search that began at `started`.
+    fn finish(&mut self, started: Instant) {
         self.stats.learned = self.clauses.list.len() as u64;
         self.stats.elapsed = started.elapsed();
-        Ok(outcome)
+    }
+
+    /// With a complete cover on the trail: adds the clause "not every choice made above
+    /// the root", which only this cover breaks (the choices imply every other value), and
+    /// goes back to the root to look for another. False when the cover has no choices (or
+    /// the clause leaves nothing at the root): then no other cover exists.
+    fn rule_out_current(&mut self) -> bool {
+        let mut clause = std::mem::take(&mut self.learnt);
+        clause.clear();
+        clause.extend(
+            self.limits
+                .iter()
+                .map(|&at| negate(self.trail[at as usize])),
+        );
+        self.backtrack(0);
+        let possible = match clause.len() {
+            0 => false,
+            1 => {
+                self.assign(clause[0], Reason::Decision);
+                self.propagate().is_none()
+            }
+            // A clause binding at every level: clean-ups keep it (see `Clauses::reduce`).
+            _ => {
+                self.clauses.add(&clause, 0);
+                true
+            }
+        };
+        self.learnt = clause;
+        possible
     }
 
     /// Every option unassigned, nothing learned, the counters full.
@@ -255,37 +361,32 @@ impl CoverSolver {
         self.stats = CoverStats::default();
     }
 
-    fn search(&mut self, forced: &[usize], started: Instant) -> CoverOutcome {
-        if !self.set_root(forced) {
-            return CoverOutcome::Unsatisfiable;
-        }
-        self.drop_root_exclusions();
-        let deadline = self.time_limit.and_then(|t| started.checked_add(t));
-        let (mut restart_in, mut luby_index) = (self.restart_unit * luby(1), 1u64);
-        let mut next_reduce = self.first_reduce;
-        let mut steps = 0u64;
+    /// Searches on from the current state until a cover, a proof that none is left, or
+    /// a stop; `schedule` carries the restart and clean-up plan from one cover to the
+    /// next.
+    fn search(&mut self, schedule: &mut Schedule) -> CoverOutcome {
         loop {
             // Checked before the first step too: a flag set beforehand stops at once.
-            if steps % CHECK_EVERY == 0 {
-                if let Some(reason) = self.should_stop(deadline) {
+            if schedule.steps % CHECK_EVERY == 0 {
+                if let Some(reason) = self.should_stop(schedule.deadline) {
                     return CoverOutcome::Stopped(reason);
                 }
             }
-            steps += 1;
+            schedule.steps += 1;
             if let Some(clash) = self.propagate() {
                 self.stats.conflicts += 1;
                 if self.limits.is_empty() {
                     return CoverOutcome::Unsatisfiable;
                 }
                 self.learn(clash);
-                restart_in -= 1;
-                if restart_in == 0 {
-                    luby_index += 1;
-                    restart_in = self.restart_unit * luby(luby_index);
+                schedule.restart_in -= 1;
+                if schedule.restart_in == 0 {
+                    schedule.luby_index += 1;
+                    schedule.restart_in = self.restart_unit * luby(schedule.luby_index);
                     self.restart();
                 }
-                if self.stats.conflicts >= next_reduce {
-                    next_reduce += self.first_reduce
+                if self.stats.conflicts >= schedule.next_reduce {
+                    schedule.next_reduce += self.first_reduce
                         + self.reduce_step * self.stats.conflicts / self.first_reduce;
                     self.reduce();
                 }
@@ -660,6 +761,28 @@ impl CoverSolver {
     }
 }
 
+/// When a search restarts, cleans up and reads the clock: carried from one cover to the
+/// next while counting.
+struct Schedule {
+    deadline: Option<Instant>,
+    restart_in: u64,
+    luby_index: u64,
+    next_reduce: u64,
+    steps: u64,
+}
+
+impl Schedule {
+    fn new(solver: &CoverSolver, started: Instant) -> Self {
+        Schedule {
+            deadline: solver.time_limit.and_then(|t| started.checked_add(t)),
+            restart_in: solver.restart_unit * luby(1),
+            luby_index: 1,
+            next_reduce: solver.first_reduce,
+            steps: 0,
+        }
+    }
+}
+
 /// The Luby sequence 1, 1, 2, 1, 1, 2, 4, ... at `i` (from 1).
 fn luby(i: u64) -> u64 {
     let mut i = i;
@@ -796,6 +919,25 @@ mod tests {
                 Ok(CoverOutcome::Solution(chosen)) => assert!(problem.is_cover(&chosen)),
                 other => panic!("expected a tiling, got {other:?}"),
             }
+        }
+    }
+
+    #[test]
+    fn counts_survive_restarts_and_clean_ups() {
+        // Domino tilings: 36 of the 4×4 board, 6,728 of the 6×6 (OEIS A004003), 153 of
+        // the 3×8 (OEIS A001835: 1, 3, 11, 41, 153). Every cover is ruled out by a
+        // clause that clean-ups must keep, or a tiling would be counted twice.
+        for (w, h, tilings) in [(4, 4, 36), (6, 6, 6728), (8, 3, 153)] {
+            let (problem, _) = dominoes(w, h, &[]);
+            let mut found = std::collections::HashSet::new();
+            let count = hasty(&problem)
+                .count(&[], None, |c| assert!(found.insert(c.to_vec())))
+                .expect("no forced option");
+            assert_eq!(
+                (count.count, count.status),
+                (tilings, CountStatus::Complete)
+            );
+            assert!(found.iter().all(|c| problem.is_cover(c)));
         }
     }
 

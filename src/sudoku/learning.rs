@@ -9,10 +9,11 @@
 
 use super::{Board, SudokuError};
 use crate::cover::{CoverOutcome, CoverSolver, CoverStats, ExactCover};
-use crate::StopReason;
+use crate::{Count, CountStatus, StopReason};
 
-/// From this side up, [`solve`](super::solve) and the command line's `sudoku solve` take
-/// the learning search (`cargo run --release -p bitcsp-compare --bin large` compares).
+/// From this side up, [`solve`](super::solve), [`count_solutions`](super::count_solutions)
+/// and the command line's `sudoku solve` and `sudoku count` take the learning search
+/// (`cargo run --release -p bitcsp-compare --bin large` compares).
 pub const LEARNING_SIDE: usize = 36;
 
 /// `board` as exact cover, with the options its givens force. Option `cell * n + d`
@@ -110,6 +111,60 @@ pub fn solve(
         CoverOutcome::Stopped(reason) => Learned::Stopped(reason),
     };
     Ok((learned, solver.stats()))
+}
+
+/// What a learning count found: the solutions counted, and the first of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LearnedCount {
+    /// How many solutions were found, and whether that is all of them.
+    pub count: Count,
+    /// The first solution found, if any.
+    pub first: Option<Board>,
+}
+
+/// Counts the solutions of `board` up to `limit` (`None`: all of them; `Some(2)` decides
+/// uniqueness) by the learning search, with the limits `set_up` puts on the solver;
+/// returns the count, the first solution and what the search did. After each solution the
+/// search rules that one out and goes on, keeping what it learned.
+///
+/// ```
+/// use bitcsp::sudoku::{learning, Board};
+/// use bitcsp::CountStatus;
+/// let board = Board::parse(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let (found, _) = learning::count(&board, Some(2), |_| {})?;
+/// assert_eq!((found.count.count, found.count.status), (1, CountStatus::Complete));
+/// assert!(found.first.is_some_and(|s| s.check_solves(&board).is_ok()));
+/// # Ok::<(), bitcsp::sudoku::SudokuError>(())
+/// ```
+///
+/// # Errors
+/// [`SudokuError::Clash`] when two givens break a rule.
+pub fn count(
+    board: &Board,
+    limit: Option<u64>,
+    set_up: impl FnOnce(&mut CoverSolver),
+) -> Result<(LearnedCount, CoverStats), SudokuError> {
+    if let Some(clash) = board.find_clash() {
+        return Err(clash.into());
+    }
+    let (problem, forced) = exact_cover(board);
+    let mut solver = CoverSolver::new(&problem);
+    set_up(&mut solver);
+    let mut first = None;
+    // The forced options are the givens' own: always within the problem.
+    let count = solver
+        .count(&forced, limit, |chosen| {
+            if first.is_none() {
+                first = Some(decode(board, chosen));
+            }
+        })
+        .unwrap_or(Count {
+            count: 0,
+            status: CountStatus::Stopped(StopReason::Cancelled),
+        });
+    Ok((LearnedCount { count, first }, solver.stats()))
 }
 
 /// The board with the digits of the chosen options filled in.

@@ -236,13 +236,17 @@ pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
 }
 
 /// Counts solutions up to `limit` (`limit = 2` decides uniqueness), with the recommended
-/// search ([`configure`]; counting never restarts).
+/// search ([`configure`]; counting never restarts); from [`learning::LEARNING_SIDE`] up by
+/// the clause-learning search instead ([`learning::count`]).
 ///
 /// # Errors
 /// [`SudokuError::Clash`] when two givens break a rule.
 pub fn count_solutions(board: &Board, limit: u64) -> Result<Count, SudokuError> {
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
+    }
+    if board.side() >= learning::LEARNING_SIDE {
+        return Ok(learning::count(board, Some(limit), |_| {})?.0.count);
     }
     let (m, _) = model(board)?;
     let mut solver = Solver::new(&m);

@@ -7,10 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bitcsp::cover::{CoverSolver, CoverStats};
 use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::variants::{VariantPuzzle, VariantSolver, Variants};
 use bitcsp::sudoku::{self, Board, BoxShape, ParseError, PuzzleSolver, SudokuError};
-use bitcsp::{CountStatus, SolveResult, Solver, Statistics, StopReason};
+use bitcsp::{Count, CountStatus, SolveResult, Solver, Statistics, StopReason};
 
 use crate::batch;
 use crate::exit::Outcome;
@@ -192,9 +193,16 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
             },
         };
     }
-    if let (Action::Solve, false) = (settings.action, settings.unique) {
-        if board.side() >= learning::LEARNING_SIDE {
-            return solve_by_learning(&board, settings, cancel);
+    if board.side() >= learning::LEARNING_SIDE {
+        match settings.action {
+            Action::Solve if !settings.unique => {
+                return solve_by_learning(&board, settings, cancel)
+            }
+            Action::Solve => return count_by_learning(&board, 2, true, settings, cancel),
+            Action::Count { limit } => {
+                return count_by_learning(&board, limit, false, settings, cancel)
+            }
+            Action::Check | Action::Workshop(_) => {}
         }
     }
     with_puzzle_solver(board.shape(), |puzzles| {
@@ -385,13 +393,54 @@ fn solve_first(
 /// A first solution of a large board by the clause-learning search
 /// ([`learning`](bitcsp::sudoku::learning)). Its statistics map onto the engine's: a
 /// choice is a node, a conflict a failure, and a learned clause kept a nogood.
+/// The command's limits and the interrupt flag on a learning search.
+fn limit_learning(solver: &mut CoverSolver, settings: &Settings, cancel: &Arc<AtomicBool>) {
+    solver
+        .set_time_limit(settings.time_limit)
+        .set_node_limit(settings.node_limit)
+        .set_cancel_flag(Some(Arc::clone(cancel)));
+}
+
+/// The learning search's statistics in the command's terms: choices are nodes, conflicts
+/// failures, clauses kept nogoods.
+fn learning_statistics(stats: CoverStats, solutions: u64) -> Statistics {
+    Statistics {
+        nodes: stats.decisions,
+        failures: stats.conflicts,
+        solutions,
+        restarts: stats.restarts,
+        nogoods: stats.learned,
+        elapsed: stats.elapsed,
+        ..Statistics::default()
+    }
+}
+
+/// `sudoku count`, or `sudoku solve --unique` (`unique`: the first solution printed, a
+/// second one an error), by the learning search.
+fn count_by_learning(
+    board: &Board,
+    limit: u64,
+    unique: bool,
+    settings: &Settings,
+    cancel: &Arc<AtomicBool>,
+) -> Report {
+    let (found, stats) = match learning::count(board, Some(limit), |solver| {
+        limit_learning(solver, settings, cancel)
+    }) {
+        Ok(counted) => counted,
+        Err(e) => return unreadable(settings, e.to_string()),
+    };
+    let mut report = if unique {
+        unique_report(found.count, found.first.as_ref(), settings)
+    } else {
+        count_report(found.count, settings.unique)
+    };
+    report.stats = Some(learning_statistics(stats, found.count.count));
+    report
+}
+
 fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
-    let solved = learning::solve(board, |solver| {
-        solver
-            .set_time_limit(settings.time_limit)
-            .set_node_limit(settings.node_limit)
-            .set_cancel_flag(Some(Arc::clone(cancel)));
-    });
+    let solved = learning::solve(board, |solver| limit_learning(solver, settings, cancel));
     let (learned, stats) = match solved {
         Ok(solved) => solved,
         Err(e) => return unreadable(settings, e.to_string()),
@@ -404,15 +453,7 @@ fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool
         Learned::NoSolution => Report::failed("no solution".into()),
         Learned::Stopped(reason) => Report::stopped_by(reason),
     };
-    report.stats = Some(Statistics {
-        nodes: stats.decisions,
-        failures: stats.conflicts,
-        solutions: u64::from(report.out.is_some()),
-        restarts: stats.restarts,
-        nogoods: stats.learned,
-        elapsed: stats.elapsed,
-        ..Statistics::default()
-    });
+    report.stats = Some(learning_statistics(stats, u64::from(report.out.is_some())));
     report
 }
 
@@ -423,18 +464,31 @@ fn solve_unique(
     settings: &Settings,
 ) -> Report {
     let found: Vec<bitcsp::Solution> = solver.solutions().take(2).collect();
-    let stop = solver.stop_reason();
-    match (found.len(), stop) {
-        (2, _) => Report::failed("more than one solution".into()),
-        (0, None) => Report::failed("no solution".into()),
-        (_, stop) => {
+    let status = match solver.stop_reason() {
+        Some(reason) => CountStatus::Stopped(reason),
+        None if found.len() == 2 => CountStatus::LimitReached,
+        None => CountStatus::Complete,
+    };
+    let count = Count {
+        count: found.len() as u64,
+        status,
+    };
+    let first = found.first().map(|s| sudoku::decode(board, cells, s));
+    unique_report(count, first.as_ref(), settings)
+}
+
+/// The answer of `solve --unique` from a count to two and its first solution: the
+/// solution, or why there is none to print.
+fn unique_report(count: Count, first: Option<&Board>, settings: &Settings) -> Report {
+    match (count.count, count.status) {
+        (2.., _) => Report::failed("more than one solution".into()),
+        (0, CountStatus::Complete) => Report::failed("no solution".into()),
+        (_, status) => {
             let mut r = Report {
-                out: found
-                    .first()
-                    .map(|s| render(&sudoku::decode(board, cells, s), settings)),
+                out: first.map(|b| render(b, settings)),
                 ..Report::default()
             };
-            if let Some(reason) = stop {
+            if let CountStatus::Stopped(reason) = status {
                 r.stopped(reason);
             }
             r
@@ -443,7 +497,12 @@ fn solve_unique(
 }
 
 fn count(solver: &mut Solver, limit: u64, unique: bool) -> Report {
-    let c = solver.count(Some(limit));
+    count_report(solver.count(Some(limit)), unique)
+}
+
+/// The answer of `count`: the number (`N+` when not exact), with a message when there is
+/// no solution or, with `--unique`, more than one.
+fn count_report(c: Count, unique: bool) -> Report {
     let mut report = Report {
         out: Some(match c.status {
             CountStatus::Complete => c.count.to_string(),
