@@ -95,12 +95,7 @@ pub fn solve(
     board: &Board,
     set_up: impl FnOnce(&mut CoverSolver),
 ) -> Result<(Learned, CoverStats), SudokuError> {
-    if let Some(clash) = board.find_clash() {
-        return Err(clash.into());
-    }
-    let (problem, forced) = exact_cover(board);
-    let mut solver = CoverSolver::new(&problem);
-    set_up(&mut solver);
+    let (mut solver, forced) = solver_for(board, set_up)?;
     // The forced options are the givens' own: always within the problem.
     let outcome = solver
         .solve(&forced)
@@ -146,12 +141,7 @@ pub fn count(
     limit: Option<u64>,
     set_up: impl FnOnce(&mut CoverSolver),
 ) -> Result<(LearnedCount, CoverStats), SudokuError> {
-    if let Some(clash) = board.find_clash() {
-        return Err(clash.into());
-    }
-    let (problem, forced) = exact_cover(board);
-    let mut solver = CoverSolver::new(&problem);
-    set_up(&mut solver);
+    let (mut solver, forced) = solver_for(board, set_up)?;
     let mut first = None;
     // The forced options are the givens' own: always within the problem.
     let count = solver
@@ -165,6 +155,20 @@ pub fn count(
             status: CountStatus::Stopped(StopReason::Cancelled),
         });
     Ok((LearnedCount { count, first }, solver.stats()))
+}
+
+/// A learning solver for `board` with `set_up`'s limits, and the givens' options.
+fn solver_for(
+    board: &Board,
+    set_up: impl FnOnce(&mut CoverSolver),
+) -> Result<(CoverSolver, Vec<usize>), SudokuError> {
+    if let Some(clash) = board.find_clash() {
+        return Err(clash.into());
+    }
+    let (problem, forced) = exact_cover(board);
+    let mut solver = CoverSolver::new(&problem);
+    set_up(&mut solver);
+    Ok((solver, forced))
 }
 
 /// The board with the digits of the chosen options filled in.
