@@ -237,7 +237,9 @@ impl CoverSolver {
     /// have been found (`None`: count them all), and hands each one found to `each` (its
     /// chosen options, ascending). The limits stop the whole count, which is then a lower
     /// bound. After each cover the search learns a clause that rules out that cover alone
-    /// and goes on from the root, keeping everything learned so far.
+    /// and goes on from the root, keeping everything learned so far. Those clauses are
+    /// kept to the end, so memory grows with the number of covers counted: a large limit
+    /// on a problem with many covers costs memory as well as time.
     ///
     /// ```
     /// use bitcsp::cover::{CoverSolver, ExactCover};
