@@ -390,9 +390,6 @@ fn solve_first(
     }
 }
 
-/// A first solution of a large board by the clause-learning search
-/// ([`learning`](bitcsp::sudoku::learning)). Its statistics map onto the engine's: a
-/// choice is a node, a conflict a failure, and a learned clause kept a nogood.
 /// The command's limits and the interrupt flag on a learning search.
 fn limit_learning(solver: &mut CoverSolver, settings: &Settings, cancel: &Arc<AtomicBool>) {
     solver
@@ -401,8 +398,8 @@ fn limit_learning(solver: &mut CoverSolver, settings: &Settings, cancel: &Arc<At
         .set_cancel_flag(Some(Arc::clone(cancel)));
 }
 
-/// The learning search's statistics in the command's terms: choices are nodes, conflicts
-/// failures, clauses kept nogoods.
+/// The learning search's statistics in the command's terms: a choice is a node, a
+/// conflict a failure, and a learned clause kept a nogood.
 fn learning_statistics(stats: CoverStats, solutions: u64) -> Statistics {
     Statistics {
         nodes: stats.decisions,
@@ -439,6 +436,8 @@ fn count_by_learning(
     report
 }
 
+/// A first solution of a large board by the clause-learning search
+/// ([`learning`](bitcsp::sudoku::learning)).
 fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
     let solved = learning::solve(board, |solver| limit_learning(solver, settings, cancel));
     let (learned, stats) = match solved {
