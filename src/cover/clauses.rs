@@ -20,6 +20,11 @@ pub(super) fn option_of(lit: u32) -> usize {
 /// header elsewhere and then the literals.
 pub(super) const HEADER: u32 = 2;
 
+/// The arena's words past which a clean-up runs at once, and past which, if the clean-up
+/// leaves it there, the search gives up: a clause is at most `MAX_ENTRIES` literals (see
+/// `ExactCover`), so with one check after each clause added, offsets stay within `u32`.
+pub(super) const ARENA_LIMIT: usize = 1 << 31;
+
 /// One learned clause: where its literals lie in the arena, and how it is valued.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Clause {

@@ -44,7 +44,7 @@ pub use solver::{CoverOutcome, CoverSolver, CoverStats};
 
 use thiserror::Error;
 
-/// A mistake in stating an exact-cover problem.
+/// A mistake in stating an exact-cover problem, or a search that outgrew the solver.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CoverError {
     /// An option names an item beyond the problem's items.
@@ -77,6 +77,13 @@ pub enum CoverError {
     #[error("the problem is too large: more than {max} items, options or item entries")]
     TooLarge {
         /// The largest count allowed.
+        max: usize,
+    },
+    /// The clauses the search must keep (those that bind, and in a count one per cover
+    /// found) outgrew the 32-bit arena that holds them.
+    #[error("the search's learned clauses outgrew their {max}-word store")]
+    OutOfClauseSpace {
+        /// The words the store may hold.
         max: usize,
     },
 }

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::clauses::{negate, option_of, Clauses, Watch};
+use super::clauses::{negate, option_of, Clauses, Watch, ARENA_LIMIT};
 use super::order::Order;
 use super::{CoverError, ExactCover};
 use crate::search::{Count, CountStatus, StopReason};
@@ -127,6 +127,8 @@ pub struct CoverSolver {
     restart_unit: u64,
     first_reduce: u64,
     reduce_step: u64,
+    /// [`ARENA_LIMIT`] (the unit tests take it smaller).
+    arena_limit: usize,
     cancel: Option<Arc<AtomicBool>>,
     stats: CoverStats,
 }
@@ -185,6 +187,7 @@ impl CoverSolver {
             restart_unit: RESTART_UNIT,
             first_reduce: FIRST_REDUCE,
             reduce_step: REDUCE_STEP,
+            arena_limit: ARENA_LIMIT,
             cancel: None,
             stats: CoverStats::default(),
         }
@@ -219,7 +222,9 @@ impl CoverSolver {
     /// afresh: what one learned depends on its forced options.
     ///
     /// # Errors
-    /// [`CoverError::UnknownOption`] for a forced option beyond the problem's.
+    /// [`CoverError::UnknownOption`] for a forced option beyond the problem's;
+    /// [`CoverError::OutOfClauseSpace`] if the clauses the search must keep outgrow their
+    /// store.
     pub fn solve(&mut self, forced: &[usize]) -> Result<CoverOutcome, CoverError> {
         let started = self.start(forced)?;
         let outcome = if self.set_root(forced) {
@@ -227,10 +232,10 @@ impl CoverSolver {
             let mut schedule = Schedule::new(self, started);
             self.search(&mut schedule)
         } else {
-            CoverOutcome::Unsatisfiable
+            Ok(CoverOutcome::Unsatisfiable)
         };
         self.finish(started);
-        Ok(outcome)
+        outcome
     }
 
     /// Counts the covers that include every option of `forced`, stopping once `limit`
@@ -257,7 +262,9 @@ impl CoverSolver {
     /// ```
     ///
     /// # Errors
-    /// [`CoverError::UnknownOption`] for a forced option beyond the problem's.
+    /// [`CoverError::UnknownOption`] for a forced option beyond the problem's;
+    /// [`CoverError::OutOfClauseSpace`] if the clauses the search must keep outgrow their
+    /// store.
     pub fn count(
         &mut self,
         forced: &[usize],
@@ -265,34 +272,51 @@ impl CoverSolver {
         mut each: impl FnMut(&[usize]),
     ) -> Result<Count, CoverError> {
         let started = self.start(forced)?;
-        let limit = limit.unwrap_or(u64::MAX);
         let mut count = 0;
-        let status = if limit == 0 {
-            CountStatus::LimitReached
-        } else if !self.set_root(forced) {
-            CountStatus::Complete
-        } else {
-            self.drop_root_exclusions();
-            let mut schedule = Schedule::new(self, started);
-            loop {
-                match self.search(&mut schedule) {
-                    CoverOutcome::Solution(cover) => {
-                        count += 1;
-                        each(&cover);
-                        if count >= limit {
-                            break CountStatus::LimitReached;
-                        }
-                        if !self.rule_out_current() {
-                            break CountStatus::Complete;
-                        }
-                    }
-                    CoverOutcome::Unsatisfiable => break CountStatus::Complete,
-                    CoverOutcome::Stopped(reason) => break CountStatus::Stopped(reason),
-                }
-            }
-        };
+        let limit = limit.unwrap_or(u64::MAX);
+        let status = self.count_covers(forced, limit, &mut each, &mut count, started);
         self.finish(started);
-        Ok(Count { count, status })
+        Ok(Count {
+            count,
+            status: status?,
+        })
+    }
+
+    /// The search of [`count`](Self::count), from a fresh start: `count` holds the covers
+    /// found so far, whatever the end.
+    fn count_covers(
+        &mut self,
+        forced: &[usize],
+        limit: u64,
+        each: &mut impl FnMut(&[usize]),
+        count: &mut u64,
+        started: Instant,
+    ) -> Result<CountStatus, CoverError> {
+        if limit == 0 {
+            return Ok(CountStatus::LimitReached);
+        }
+        if !self.set_root(forced) {
+            return Ok(CountStatus::Complete);
+        }
+        self.drop_root_exclusions();
+        let mut schedule = Schedule::new(self, started);
+        loop {
+            match self.search(&mut schedule)? {
+                CoverOutcome::Solution(cover) => {
+                    *count += 1;
+                    each(&cover);
+                    if *count >= limit {
+                        return Ok(CountStatus::LimitReached);
+                    }
+                    if !self.rule_out_current() {
+                        return Ok(CountStatus::Complete);
+                    }
+                    self.keep_arena_in_bounds()?;
+                }
+                CoverOutcome::Unsatisfiable => return Ok(CountStatus::Complete),
+                CoverOutcome::Stopped(reason) => return Ok(CountStatus::Stopped(reason)),
+            }
+        }
     }
 
     /// Checks `forced` and starts afresh; returns the start time.
@@ -366,21 +390,22 @@ impl CoverSolver {
     /// Searches on from the current state until a cover, a proof that none is left, or
     /// a stop; `schedule` carries the restart and clean-up plan from one cover to the
     /// next.
-    fn search(&mut self, schedule: &mut Schedule) -> CoverOutcome {
+    fn search(&mut self, schedule: &mut Schedule) -> Result<CoverOutcome, CoverError> {
         loop {
             // Checked before the first step too: a flag set beforehand stops at once.
             if schedule.steps % CHECK_EVERY == 0 {
                 if let Some(reason) = self.should_stop(schedule.deadline) {
-                    return CoverOutcome::Stopped(reason);
+                    return Ok(CoverOutcome::Stopped(reason));
                 }
             }
             schedule.steps += 1;
             if let Some(clash) = self.propagate() {
                 self.stats.conflicts += 1;
                 if self.limits.is_empty() {
-                    return CoverOutcome::Unsatisfiable;
+                    return Ok(CoverOutcome::Unsatisfiable);
                 }
                 self.learn(clash);
+                self.keep_arena_in_bounds()?;
                 schedule.restart_in -= 1;
                 if schedule.restart_in == 0 {
                     schedule.luby_index += 1;
@@ -395,10 +420,10 @@ impl CoverSolver {
                 continue;
             }
             let Some(lit) = self.next_choice() else {
-                return CoverOutcome::Solution(self.cover());
+                return Ok(CoverOutcome::Solution(self.cover()));
             };
             if self.node_limit.is_some_and(|l| self.stats.decisions >= l) {
-                return CoverOutcome::Stopped(StopReason::NodeLimit);
+                return Ok(CoverOutcome::Stopped(StopReason::NodeLimit));
             }
             self.stats.decisions += 1;
             self.limits.push(self.trail.len() as u32);
@@ -745,6 +770,20 @@ impl CoverSolver {
         self.backtrack(0);
     }
 
+    /// Cleans up at once when the clause arena passes [`ARENA_LIMIT`] words, and gives
+    /// up if the clauses that must stay still fill it.
+    fn keep_arena_in_bounds(&mut self) -> Result<(), CoverError> {
+        if self.clauses.lits.len() > self.arena_limit {
+            self.reduce();
+            if self.clauses.lits.len() > self.arena_limit {
+                return Err(CoverError::OutOfClauseSpace {
+                    max: self.arena_limit,
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Drops about half of the learned clauses (see [`Clauses::reduce`]).
     fn reduce(&mut self) {
         let mut locked = vec![false; self.clauses.list.len()];
@@ -941,6 +980,37 @@ mod tests {
             );
             assert!(found.iter().all(|c| problem.is_cover(c)));
         }
+    }
+
+    #[test]
+    fn a_full_clause_store_is_cleaned_up_at_once_or_given_up_with_an_error() {
+        // Stores of a few hundred and a thousand words: the clean-ups they force keep the
+        // answers right.
+        let (problem, _) = dominoes(6, 6, &[]);
+        let mut solver = hasty(&problem);
+        solver.first_reduce = u64::MAX;
+        solver.arena_limit = 300;
+        let count = solver.count(&[], Some(5), |c| assert!(problem.is_cover(c)));
+        assert_eq!(
+            count.map(|c| (c.count, c.status)),
+            Ok((5, CountStatus::LimitReached))
+        );
+        let (mutilated, _) = dominoes(8, 8, &[0, 63]);
+        let mut solver = hasty(&mutilated);
+        solver.first_reduce = u64::MAX;
+        solver.arena_limit = 1000;
+        assert_eq!(solver.solve(&[]), Ok(CoverOutcome::Unsatisfiable));
+        // Far more conflicts than the 200 clauses of five words or more the store holds,
+        // and no scheduled clean-up: the forced ones kept it within bounds.
+        let stats = solver.stats();
+        assert!(stats.conflicts > 400 && stats.learned <= 200, "{stats:?}");
+        // A count keeps a clause per tiling: all 6,728 of them do not fit.
+        let mut solver = hasty(&problem);
+        solver.arena_limit = 3000;
+        assert_eq!(
+            solver.count(&[], None, |_| {}),
+            Err(CoverError::OutOfClauseSpace { max: 3000 })
+        );
     }
 
     #[test]

@@ -202,4 +202,8 @@ pub enum SudokuError {
     /// The engine rejected the model (a bug if it ever happens: boards are validated).
     #[error("model error: {0}")]
     Model(#[from] ModelError),
+    /// The clause-learning search of a large board gave up (see
+    /// [`CoverError::OutOfClauseSpace`](crate::cover::CoverError::OutOfClauseSpace)).
+    #[error(transparent)]
+    Cover(#[from] crate::cover::CoverError),
 }

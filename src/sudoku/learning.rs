@@ -9,7 +9,7 @@
 
 use super::{Board, SudokuError};
 use crate::cover::{CoverOutcome, CoverSolver, CoverStats, ExactCover};
-use crate::{Count, CountStatus, StopReason};
+use crate::{Count, StopReason};
 
 /// From this side up, [`solve`](super::solve), [`count_solutions`](super::count_solutions)
 /// and the command line's `sudoku solve` and `sudoku count` take the learning search
@@ -90,16 +90,14 @@ pub enum Learned {
 /// ```
 ///
 /// # Errors
-/// [`SudokuError::Clash`] when two givens break a rule.
+/// [`SudokuError::Clash`] when two givens break a rule; [`SudokuError::Cover`] if the
+/// search outgrows its clause store.
 pub fn solve(
     board: &Board,
     set_up: impl FnOnce(&mut CoverSolver),
 ) -> Result<(Learned, CoverStats), SudokuError> {
     let (mut solver, forced) = solver_for(board, set_up)?;
-    // The forced options are the givens' own: always within the problem.
-    let outcome = solver
-        .solve(&forced)
-        .unwrap_or(CoverOutcome::Stopped(StopReason::Cancelled));
+    let outcome = solver.solve(&forced)?;
     let learned = match outcome {
         CoverOutcome::Solution(chosen) => Learned::Solved(decode(board, &chosen)),
         CoverOutcome::Unsatisfiable => Learned::NoSolution,
@@ -135,7 +133,8 @@ pub struct LearnedCount {
 /// ```
 ///
 /// # Errors
-/// [`SudokuError::Clash`] when two givens break a rule.
+/// [`SudokuError::Clash`] when two givens break a rule; [`SudokuError::Cover`] if the
+/// search outgrows its clause store.
 pub fn count(
     board: &Board,
     limit: Option<u64>,
@@ -143,17 +142,11 @@ pub fn count(
 ) -> Result<(LearnedCount, CoverStats), SudokuError> {
     let (mut solver, forced) = solver_for(board, set_up)?;
     let mut first = None;
-    // The forced options are the givens' own: always within the problem.
-    let count = solver
-        .count(&forced, limit, |chosen| {
-            if first.is_none() {
-                first = Some(decode(board, chosen));
-            }
-        })
-        .unwrap_or(Count {
-            count: 0,
-            status: CountStatus::Stopped(StopReason::Cancelled),
-        });
+    let count = solver.count(&forced, limit, |chosen| {
+        if first.is_none() {
+            first = Some(decode(board, chosen));
+        }
+    })?;
     Ok((LearnedCount { count, first }, solver.stats()))
 }
 

@@ -214,7 +214,8 @@ fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> 
 /// ([`learning::solve`]).
 ///
 /// # Errors
-/// [`SudokuError::Clash`] when two givens break a rule (the board is not valid).
+/// [`SudokuError::Clash`] when two givens break a rule (the board is not valid). From
+/// 36×36 up, [`SudokuError::Cover`] if the learning search outgrows its clause store.
 pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
@@ -240,7 +241,8 @@ pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
 /// the clause-learning search instead ([`learning::count`]).
 ///
 /// # Errors
-/// [`SudokuError::Clash`] when two givens break a rule.
+/// [`SudokuError::Clash`] when two givens break a rule. From 36×36 up,
+/// [`SudokuError::Cover`] if the learning search outgrows its clause store.
 pub fn count_solutions(board: &Board, limit: u64) -> Result<Count, SudokuError> {
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
