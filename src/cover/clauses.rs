@@ -25,11 +25,11 @@ pub(super) const HEADER: u32 = 2;
 /// `ExactCover`), so with one check after each clause added, offsets stay within `u32`.
 pub(super) const ARENA_LIMIT: usize = 1 << 31;
 
-/// One learned clause: where its literals lie in the arena, and how it is valued.
+/// One learned clause: where its literals start in the arena (its length is the word
+/// before), and how it is valued.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Clause {
     pub(super) start: u32,
-    pub(super) len: u32,
     /// Distinct decision levels among its literals when learned (literal block distance):
     /// the lower, the more the clause ties together.
     pub(super) lbd: u32,
@@ -75,7 +75,6 @@ impl Clauses {
         let start = self.lits.len() as u32 + HEADER;
         self.list.push(Clause {
             start,
-            len: lits.len() as u32,
             lbd,
             activity: self.bump,
         });
@@ -107,8 +106,8 @@ impl Clauses {
     /// The literals of clause `c`.
     #[inline(always)]
     pub(super) fn literals(&self, c: u32) -> &[u32] {
-        let clause = self.list[c as usize];
-        &self.lits[clause.start as usize..(clause.start + clause.len) as usize]
+        let start = self.list[c as usize].start;
+        &self.lits[start as usize..(start + self.len_at(start)) as usize]
     }
 
     /// Raises clause `c`'s activity for taking part in a conflict.
@@ -150,8 +149,9 @@ impl Clauses {
                 continue;
             }
             renumber[c] = list.len() as u32;
-            let from = clause.start as usize..(clause.start + clause.len) as usize;
-            lits.extend_from_slice(&[renumber[c], clause.len]);
+            let len = self.len_at(clause.start);
+            let from = clause.start as usize..(clause.start + len) as usize;
+            lits.extend_from_slice(&[renumber[c], len]);
             list.push(Clause {
                 start: lits.len() as u32,
                 ..*clause

@@ -172,7 +172,7 @@ impl ExactCover {
     pub fn option_items(&self, option: usize) -> impl Iterator<Item = usize> + '_ {
         let range = match (
             self.option_start.get(option),
-            self.option_start.get(option + 1),
+            self.option_start.get(option.saturating_add(1)),
         ) {
             (Some(&from), Some(&to)) => from as usize..to as usize,
             _ => 0..0,

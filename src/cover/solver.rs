@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use super::clauses::{negate, option_of, Clauses, Watch, ARENA_LIMIT};
 use super::order::Order;
 use super::{CoverError, ExactCover};
-use crate::search::{Count, CountStatus, StopReason};
+use crate::search::{luby, Count, CountStatus, StopReason};
 
 /// How an option's value came about; the explanation conflict analysis reads back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -816,24 +816,11 @@ impl Schedule {
     fn new(solver: &CoverSolver, started: Instant) -> Self {
         Schedule {
             deadline: solver.time_limit.and_then(|t| started.checked_add(t)),
-            restart_in: solver.restart_unit * luby(1),
-            luby_index: 1,
+            restart_in: solver.restart_unit * luby(0),
+            luby_index: 0,
             next_reduce: solver.first_reduce,
             steps: 0,
         }
-    }
-}
-
-/// The Luby sequence 1, 1, 2, 1, 1, 2, 4, ... at `i` (from 1).
-fn luby(i: u64) -> u64 {
-    let mut i = i;
-    loop {
-        // The smallest k with i <= 2^k - 1.
-        let k = 64 - i.leading_zeros() as u64;
-        if i == (1u64 << k) - 1 {
-            return 1u64 << (k - 1);
-        }
-        i -= (1u64 << (k - 1)) - 1;
     }
 }
 
@@ -1011,11 +998,5 @@ mod tests {
             solver.count(&[], None, |_| {}),
             Err(CoverError::OutOfClauseSpace { max: 3000 })
         );
-    }
-
-    #[test]
-    fn luby_sequence_starts_as_published() {
-        let seq: Vec<u64> = (1..=15).map(luby).collect();
-        assert_eq!(seq, vec![1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]);
     }
 }

@@ -16,6 +16,7 @@ mod strategy;
 pub use outcome::{
     Count, CountStatus, Improvement, Optimum, SearchStatus, Solution, SolveResult, StopReason,
 };
+pub(crate) use restarts::luby;
 pub use restarts::Restarts;
 pub use solver::{Solutions, Solver};
 pub use stats::Statistics;

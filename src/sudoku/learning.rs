@@ -164,8 +164,9 @@ fn solver_for(
     Ok((solver, forced))
 }
 
-/// The board with the digits of the chosen options filled in.
-fn decode(board: &Board, chosen: &[usize]) -> Board {
+/// `board` with the digits of `chosen` filled in: options of [`exact_cover`]`(board)`,
+/// such as a cover the solver returns.
+pub fn decode(board: &Board, chosen: &[usize]) -> Board {
     let n = board.side();
     let mut solved = board.clone();
     for &option in chosen {

@@ -217,15 +217,16 @@ fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> 
 /// [`SudokuError::Clash`] when two givens break a rule (the board is not valid). From
 /// 36×36 up, [`SudokuError::Cover`] if the learning search outgrows its clause store.
 pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
-    if let Some(clash) = board.find_clash() {
-        return Err(clash.into());
-    }
     if board.side() >= learning::LEARNING_SIDE {
+        // The learning search checks the givens itself.
         return Ok(match learning::solve(board, |_| {})?.0 {
             learning::Learned::Solved(solution) => Some(solution),
             // With no limit and no flag the search ends only by an answer.
             learning::Learned::NoSolution | learning::Learned::Stopped(_) => None,
         });
+    }
+    if let Some(clash) = board.find_clash() {
+        return Err(clash.into());
     }
     let (m, cells) = model(board)?;
     let mut solver = Solver::new(&m);
@@ -244,11 +245,12 @@ pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
 /// [`SudokuError::Clash`] when two givens break a rule. From 36×36 up,
 /// [`SudokuError::Cover`] if the learning search outgrows its clause store.
 pub fn count_solutions(board: &Board, limit: u64) -> Result<Count, SudokuError> {
+    if board.side() >= learning::LEARNING_SIDE {
+        // The learning search checks the givens itself.
+        return Ok(learning::count(board, Some(limit), |_| {})?.0.count);
+    }
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
-    }
-    if board.side() >= learning::LEARNING_SIDE {
-        return Ok(learning::count(board, Some(limit), |_| {})?.0.count);
     }
     let (m, _) = model(board)?;
     let mut solver = Solver::new(&m);

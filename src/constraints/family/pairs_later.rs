@@ -4,9 +4,10 @@
 //! propagation solves it would use them for one sweep at most. Such a family is compiled
 //! without pairs and finds locked values on its value-major view instead
 //! ([`Family::locked_values_by_view`]: the same removals, from a sweep over groups and
-//! values that costs more per look than the pairs' but needs no tables). A run that settles with cells still open is followed by a search, whose
-//! runs each touch few pairs: it builds a copy of the family with pairs, and every later
-//! run goes to the copy. The fixed point, and so every search, is the same either way.
+//! values that costs more per look than the pairs' but needs no tables). A run that
+//! settles with cells still open is followed by a search, whose runs each touch few
+//! pairs: it builds a copy of the family with pairs, and every later run goes to the
+//! copy. The fixed point, and so every search, is the same either way.
 
 use std::sync::OnceLock;
 
