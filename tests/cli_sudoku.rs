@@ -315,3 +315,77 @@ fn large_boards_are_counted_by_learning_as_the_engine_counts() {
         }
     }
 }
+
+#[test]
+fn large_board_splits_are_counted_by_learning_and_add_up_to_the_engine_count() {
+    use bitcsp::sudoku;
+    use bitcsp::{CountStatus, Solver};
+    let mut counts = Vec::new();
+    for (seed, keep) in [(1, 58), (2, 57), (3, 60), (4, 55)] {
+        let board = board_36(seed, keep);
+        // The oracle: the depth-first engine, counting every solution.
+        let (model, _) = sudoku::model(&board).expect("a model");
+        let mut solver = Solver::new(&model);
+        sudoku::configure(&mut solver, &board);
+        let count = solver.count(None);
+        assert_eq!(count.status, CountStatus::Complete);
+        counts.push(count.count);
+        let line = format!("{}\n", board.to_numbers());
+        let parts = bitcsp(
+            &["sudoku", "count", "--limit", "1000000", "--split", "12"],
+            line.as_bytes(),
+        );
+        assert_eq!(parts.status.code(), Some(0), "{}", stderr(&parts));
+        let part_lines = stdout_lines(&parts);
+        // Fewer than asked when most branches fail early, but more than one.
+        assert!(part_lines.len() > 1, "{} parts", part_lines.len());
+        // Part lines keep the board in one field, whatever its side.
+        for part in &part_lines {
+            let board_field = part.split_once(" board=").expect("a board field").1;
+            assert!(!board_field.contains(' '), "{part}");
+        }
+        let answers = bitcsp(&["part"], &parts.stdout);
+        assert_eq!(answers.status.code(), Some(0), "{}", stderr(&answers));
+        let merged = bitcsp(&["merge"], &answers.stdout);
+        assert_eq!(stdout_lines(&merged), [count.count.to_string()]);
+        // A part whose fix repeats a given is the whole board; one that contradicts it,
+        // or names no digit, has no solution (as in the engine).
+        let n = board.side();
+        let given = (0..n * n)
+            .find_map(|c| board.get(c / n, c % n).map(|d| (c, d)))
+            .expect("a given");
+        let digit = usize::from(given.1);
+        for (fix, expected) in [
+            (format!("{}:{digit}", given.0), count.count),
+            (format!("{}:{}", given.0, digit % n + 1), 0),
+            (format!("{}:{}", given.0, n + 1), 0),
+        ] {
+            let first = &part_lines[0];
+            let (head, tail) = first.split_once(" fixes=").expect("fixes");
+            let tail = tail.split_once(' ').expect("more fields").1;
+            let edited = format!("{head} part=1/1 fixes={fix} {tail}\n")
+                .replace(&format!(" part=1/{} ", part_lines.len()), " ");
+            let answer = bitcsp(&["part"], edited.as_bytes());
+            assert_eq!(answer.status.code(), Some(0), "{}", stderr(&answer));
+            let text = String::from_utf8_lossy(&answer.stdout).into_owned();
+            assert!(
+                text.contains(&format!(" count={expected} ")) && text.contains("status=complete"),
+                "{fix}: {text}"
+            );
+        }
+        // Each part stops at the limit, and so does the total.
+        let capped = bitcsp(
+            &["sudoku", "count", "--limit", "3", "--split", "12"],
+            line.as_bytes(),
+        );
+        let answers = bitcsp(&["part"], &capped.stdout);
+        let merged = bitcsp(&["merge"], &answers.stdout);
+        let expected = if count.count > 3 {
+            "3+".to_string()
+        } else {
+            count.count.to_string()
+        };
+        assert_eq!(stdout_lines(&merged), [expected]);
+    }
+    assert!(counts.iter().any(|&c| c > 3), "{counts:?}");
+}

@@ -216,7 +216,8 @@ fn problem(fields: &[(&str, &str)], file: Option<&str>) -> Result<Problem, LineE
             },
         }),
         "sudoku" => Ok(Problem::Sudoku {
-            board: Board::parse(get(fields, "board")?).map_err(|e| err(format!("board: {e}")))?,
+            board: Board::parse(&get(fields, "board")?.replace(',', " "))
+                .map_err(|e| err(format!("board: {e}")))?,
         }),
         "color" => Ok(Problem::Color {
             file: file.ok_or_else(|| err("no file="))?.to_owned(),

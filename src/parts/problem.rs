@@ -134,7 +134,13 @@ impl fmt::Display for Problem {
             Problem::Queens { n, symmetry } => {
                 write!(f, "problem=queens n={n} symmetry={}", u8::from(*symmetry))
             }
-            Problem::Sudoku { board } => write!(f, "problem=sudoku board={}", board.to_line()),
+            // Boards above 35×35 have no line form: their numbers form, commas between
+            // the numbers, keeps the field one word.
+            Problem::Sudoku { board } => write!(
+                f,
+                "problem=sudoku board={}",
+                board.to_line().replace(' ', ",")
+            ),
             Problem::Color {
                 file,
                 graph,

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use super::lines::{fingerprint, Answer, Part};
 use super::problem::{Piece, Problem};
 use crate::coloring::Graph;
-use crate::{CountStatus, SolveResult, Solver, VarId};
+use crate::cover::CoverStats;
+use crate::sudoku::{learning, Board, SudokuError};
+use crate::{Count, CountStatus, SolveResult, Solver, VarId};
 
 /// Limits for a split or a part.
 #[derive(Clone, Debug, Default)]
@@ -86,8 +88,9 @@ pub fn split(
 }
 
 impl Part {
-    /// Searches this part: counts its solutions (up to its limit), or for colouring looks
-    /// for one colouring.
+    /// Searches this part: counts its solutions (up to its limit; Sudoku boards from
+    /// [`learning::LEARNING_SIDE`] up by the learning search, as `sudoku count` counts
+    /// them), or for colouring looks for one colouring.
     ///
     /// # Errors
     /// A part that does not fit its problem (no such piece, weight or variable).
@@ -115,17 +118,17 @@ impl Part {
                 Ok((var, x))
             })
             .collect::<Result<Vec<_>, String>>()?;
+        if let Problem::Sudoku { board } = &self.problem {
+            if board.side() >= learning::LEARNING_SIDE {
+                return self.count_by_learning(board, &piece.vars, &fixes, limits);
+            }
+        }
         let mut solver = limited(self.problem.solver(piece), limits);
         solver.assume(&fixes).map_err(|e| e.to_string())?;
         let started = Instant::now();
         let (count, status, solution) = if self.problem.counts() {
             let c = solver.count(limit);
-            let status = match c.status {
-                CountStatus::Complete => "complete".to_owned(),
-                CountStatus::LimitReached => "limit".to_owned(),
-                CountStatus::Stopped(reason) => stopped(&reason.to_string()),
-            };
-            (c.count, status, None)
+            (c.count, status_of(c.status), None)
         } else {
             match solver.solve() {
                 SolveResult::Solution(s) => {
@@ -157,6 +160,81 @@ impl Part {
             failures: stats.failures,
             ms: started.elapsed().as_secs_f64() * 1e3,
         })
+    }
+}
+
+impl Part {
+    /// A large board's part, counted as `sudoku count` counts the board: by the learning
+    /// search, the part's fixes (the board's variables, one per cell in row order, over
+    /// its digits) added to the givens. Fixes that contradict the givens or each other
+    /// leave the part without solutions, as they do in the engine.
+    fn count_by_learning(
+        &self,
+        board: &Board,
+        cells: &[VarId],
+        fixes: &[(VarId, i32)],
+        limits: &Limits,
+    ) -> Result<Answer, String> {
+        let n = board.side();
+        let mut fixed = Some(board.clone());
+        for &(var, value) in fixes {
+            let cell = cells.iter().position(|&c| c == var).unwrap_or(usize::MAX);
+            let digit = u8::try_from(value).unwrap_or(0);
+            let fits = |b: &Board| {
+                cell < n * n
+                    && (1..=n).contains(&usize::from(digit))
+                    && b.get(cell / n, cell % n).is_none_or(|given| given == digit)
+            };
+            fixed = fixed.filter(fits);
+            if let Some(b) = fixed.as_mut() {
+                b.set(cell / n, cell % n, digit);
+            }
+        }
+        let started = Instant::now();
+        let counted = fixed.map(|b| {
+            learning::count(&b, self.limit, |solver| {
+                solver
+                    .set_time_limit(limits.time)
+                    .set_node_limit(limits.nodes)
+                    .set_cancel_flag(limits.cancel.clone());
+            })
+        });
+        let (count, stats) = match counted {
+            None | Some(Err(SudokuError::Clash(_))) => (
+                Count {
+                    count: 0,
+                    status: CountStatus::Complete,
+                },
+                CoverStats::default(),
+            ),
+            Some(Ok((found, stats))) => (found.count, stats),
+            Some(Err(e)) => return Err(e.to_string()),
+        };
+        Ok(Answer {
+            split: self.split,
+            model: self.model,
+            index: self.index,
+            of: self.of,
+            counting: true,
+            count: count.count,
+            weight: self.weight,
+            limit: self.limit,
+            status: status_of(count.status),
+            solution: None,
+            colors: None,
+            nodes: stats.decisions,
+            failures: stats.conflicts,
+            ms: started.elapsed().as_secs_f64() * 1e3,
+        })
+    }
+}
+
+/// A count's status in a part's answer.
+fn status_of(status: CountStatus) -> String {
+    match status {
+        CountStatus::Complete => "complete".to_owned(),
+        CountStatus::LimitReached => "limit".to_owned(),
+        CountStatus::Stopped(reason) => stopped(&reason.to_string()),
     }
 }
 
