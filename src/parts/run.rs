@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 use super::lines::{fingerprint, Answer, Part};
 use super::problem::{Piece, Problem};
 use crate::coloring::Graph;
-use crate::cover::CoverStats;
-use crate::sudoku::{learning, Board, SudokuError};
-use crate::{Count, CountStatus, SolveResult, Solver, VarId};
+use crate::sudoku::{large, learning, Board, SudokuError};
+use crate::{Count, CountStatus, SolveResult, Solver, Statistics, VarId};
 
 /// Limits for a split or a part.
 #[derive(Clone, Debug, Default)]
@@ -89,8 +88,8 @@ pub fn split(
 
 impl Part {
     /// Searches this part: counts its solutions (up to its limit; Sudoku boards from
-    /// [`learning::LEARNING_SIDE`] up by the learning search, as `sudoku count` counts
-    /// them), or for colouring looks for one colouring.
+    /// [`learning::LEARNING_SIDE`] up as `sudoku count` counts them, by [`large::count`]),
+    /// or for colouring looks for one colouring.
     ///
     /// # Errors
     /// A part that does not fit its problem (no such piece, weight or variable).
@@ -120,7 +119,7 @@ impl Part {
             .collect::<Result<Vec<_>, String>>()?;
         if let Problem::Sudoku { board } = &self.problem {
             if board.side() >= learning::LEARNING_SIDE {
-                return self.count_by_learning(board, &piece.vars, &fixes, limits);
+                return self.count_large(board, &piece.vars, &fixes, limits);
             }
         }
         let mut solver = limited(self.problem.solver(piece), limits);
@@ -164,11 +163,11 @@ impl Part {
 }
 
 impl Part {
-    /// A large board's part, counted as `sudoku count` counts the board: by the learning
-    /// search, the part's fixes (the board's variables, one per cell in row order, over
-    /// its digits) added to the givens. Fixes that contradict the givens or each other
-    /// leave the part without solutions, as they do in the engine.
-    fn count_by_learning(
+    /// A large board's part, counted as `sudoku count` counts the board
+    /// ([`large::count`]), with the part's fixes (the board's variables, one per cell in
+    /// row order, over its digits) added to the givens. Fixes that contradict the givens
+    /// or each other leave the part without solutions, as they do in the engine.
+    fn count_large(
         &self,
         board: &Board,
         cells: &[VarId],
@@ -191,21 +190,19 @@ impl Part {
             }
         }
         let started = Instant::now();
-        let counted = fixed.map(|b| {
-            learning::count(&b, self.limit, |solver| {
-                solver
-                    .set_time_limit(limits.time)
-                    .set_node_limit(limits.nodes)
-                    .set_cancel_flag(limits.cancel.clone());
-            })
-        });
+        let large_limits = large::Limits {
+            time: limits.time,
+            nodes: limits.nodes,
+            cancel: limits.cancel.clone(),
+        };
+        let counted = fixed.map(|b| large::count(&b, self.limit, &large_limits));
         let (count, stats) = match counted {
             None | Some(Err(SudokuError::Clash(_))) => (
                 Count {
                     count: 0,
                     status: CountStatus::Complete,
                 },
-                CoverStats::default(),
+                Statistics::default(),
             ),
             Some(Ok((found, stats))) => (found.count, stats),
             Some(Err(e)) => return Err(e.to_string()),
@@ -222,8 +219,8 @@ impl Part {
             status: status_of(count.status),
             solution: None,
             colors: None,
-            nodes: stats.decisions,
-            failures: stats.conflicts,
+            nodes: stats.nodes,
+            failures: stats.failures,
             ms: started.elapsed().as_secs_f64() * 1e3,
         })
     }

@@ -12,8 +12,9 @@ use crate::cover::{CoverOutcome, CoverSolver, CoverStats, ExactCover};
 use crate::{Count, StopReason};
 
 /// From this side up, [`solve`](super::solve), [`count_solutions`](super::count_solutions)
-/// and the command line's `sudoku solve` and `sudoku count` take the learning search
-/// (`cargo run --release -p bitcsp-compare --bin large` compares).
+/// and the command line's `sudoku solve` and `sudoku count` take the learning search,
+/// after a short try of the engine's ([`large`](super::large); `cargo run --release -p
+/// bitcsp-compare --bin large` compares).
 pub const LEARNING_SIDE: usize = 36;
 
 /// `board` as exact cover, with the options its givens force. Option `cell * n + d`

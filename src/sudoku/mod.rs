@@ -20,6 +20,7 @@
 
 mod board;
 mod error;
+pub mod large;
 pub mod learning;
 mod parse;
 mod puzzle_solver;
@@ -210,16 +211,16 @@ fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> 
 
 /// A solution of `board` (the first in search order up to 12×12; see [`restarts`]), or
 /// `None` when it has none, found with the recommended search ([`configure`]); from
-/// [`learning::LEARNING_SIDE`] up by the clause-learning search instead
-/// ([`learning::solve`]).
+/// [`learning::LEARNING_SIDE`] up as [`large::solve`] finds it (a short try of that
+/// search, then clause learning).
 ///
 /// # Errors
 /// [`SudokuError::Clash`] when two givens break a rule (the board is not valid). From
 /// 36×36 up, [`SudokuError::Cover`] if the learning search outgrows its clause store.
 pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
     if board.side() >= learning::LEARNING_SIDE {
-        // The learning search checks the givens itself.
-        return Ok(match learning::solve(board, |_| {})?.0 {
+        // The large boards' search checks the givens itself.
+        return Ok(match large::solve(board, &large::Limits::default())?.0 {
             learning::Learned::Solved(solution) => Some(solution),
             // With no limit and no flag the search ends only by an answer.
             learning::Learned::NoSolution | learning::Learned::Stopped(_) => None,
@@ -238,16 +239,18 @@ pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
 }
 
 /// Counts solutions up to `limit` (`limit = 2` decides uniqueness), with the recommended
-/// search ([`configure`]; counting never restarts); from [`learning::LEARNING_SIDE`] up by
-/// the clause-learning search instead ([`learning::count`]).
+/// search ([`configure`]; counting never restarts); from [`learning::LEARNING_SIDE`] up as
+/// [`large::count`] counts (a short try of that search, then clause learning).
 ///
 /// # Errors
 /// [`SudokuError::Clash`] when two givens break a rule. From 36×36 up,
 /// [`SudokuError::Cover`] if the learning search outgrows its clause store.
 pub fn count_solutions(board: &Board, limit: u64) -> Result<Count, SudokuError> {
     if board.side() >= learning::LEARNING_SIDE {
-        // The learning search checks the givens itself.
-        return Ok(learning::count(board, Some(limit), |_| {})?.0.count);
+        // The large boards' search checks the givens itself.
+        return Ok(large::count(board, Some(limit), &large::Limits::default())?
+            .0
+            .count);
     }
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());

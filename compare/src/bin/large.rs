@@ -3,10 +3,10 @@
 //!
 //! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine | --learning] [--stats]`
 //!
-//! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up the
-//! clause-learning search (`sudoku::learning`), below it the engine with
-//! `sudoku::configure`; `--engine` takes the engine at every size, `--learning` the
-//! learning search at every size, and `--stats` prints each board's search statistics to
+//! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up
+//! `sudoku::large` (a short try of the engine, then the clause-learning search), below it
+//! the engine with `sudoku::configure`; `--engine` takes the engine at every size,
+//! `--learning` the learning search alone at every size, and `--stats` prints each board's search statistics to
 //! stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances
 //! are the same on every run; `--print` writes the puzzles instead of solving them, and
 //! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
@@ -15,6 +15,7 @@
 use std::path::Path;
 use std::time::Duration;
 
+use bitcsp::sudoku::large;
 use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::workshop::{Generator, Symmetry};
 use bitcsp::sudoku::{self, Board, BoxShape};
@@ -81,8 +82,10 @@ fn main() {
             continue;
         }
         let started = ThreadTime::now();
-        let found = if learning || (n >= learning::LEARNING_SIDE && !engine) {
+        let found = if learning {
             solve_by_learning(&puzzle, limit, seed, stats)
+        } else if n >= learning::LEARNING_SIDE && !engine {
+            solve_large(&puzzle, limit, seed, stats)
         } else {
             solve_by_engine(&puzzle, limit, seed, stats)
         };
@@ -115,6 +118,23 @@ fn solve_by_learning(puzzle: &Board, limit: Duration, seed: u64, stats: bool) ->
         solver.set_time_limit(Some(limit));
     })
     .expect("a valid board");
+    if stats {
+        eprintln!("seed {seed}: {s:?}");
+    }
+    match outcome {
+        Learned::Solved(solution) => Some(solution),
+        Learned::NoSolution => panic!("seed {seed}: no solution claimed for a carved grid"),
+        Learned::Stopped(_) => None,
+    }
+}
+
+/// A solution as `bitcsp sudoku solve` finds one on a large board, within `limit`.
+fn solve_large(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Option<Board> {
+    let limits = large::Limits {
+        time: Some(limit),
+        ..large::Limits::default()
+    };
+    let (outcome, s) = large::solve(puzzle, &limits).expect("a valid board");
     if stats {
         eprintln!("seed {seed}: {s:?}");
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bitcsp::cover::{CoverSolver, CoverStats};
+use bitcsp::sudoku::large;
 use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::variants::{VariantPuzzle, VariantSolver, Variants};
 use bitcsp::sudoku::{self, Board, BoxShape, ParseError, PuzzleSolver, SudokuError};
@@ -195,13 +195,9 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
     }
     if board.side() >= learning::LEARNING_SIDE {
         match settings.action {
-            Action::Solve if !settings.unique => {
-                return solve_by_learning(&board, settings, cancel)
-            }
-            Action::Solve => return count_by_learning(&board, 2, true, settings, cancel),
-            Action::Count { limit } => {
-                return count_by_learning(&board, limit, false, settings, cancel)
-            }
+            Action::Solve if !settings.unique => return solve_large(&board, settings, cancel),
+            Action::Solve => return count_large(&board, 2, true, settings, cancel),
+            Action::Count { limit } => return count_large(&board, limit, false, settings, cancel),
             Action::Check | Action::Workshop(_) => {}
         }
     }
@@ -390,40 +386,25 @@ fn solve_first(
     }
 }
 
-/// The command's limits and the interrupt flag on a learning search.
-fn limit_learning(solver: &mut CoverSolver, settings: &Settings, cancel: &Arc<AtomicBool>) {
-    solver
-        .set_time_limit(settings.time_limit)
-        .set_node_limit(settings.node_limit)
-        .set_cancel_flag(Some(Arc::clone(cancel)));
-}
-
-/// The learning search's statistics in the command's terms: a choice is a node, a
-/// conflict a failure, and a learned clause kept a nogood.
-fn learning_statistics(stats: CoverStats, solutions: u64) -> Statistics {
-    Statistics {
-        nodes: stats.decisions,
-        failures: stats.conflicts,
-        solutions,
-        restarts: stats.restarts,
-        nogoods: stats.learned,
-        elapsed: stats.elapsed,
-        ..Statistics::default()
+/// The command's limits and the interrupt flag, for a large board's search.
+fn large_limits(settings: &Settings, cancel: &Arc<AtomicBool>) -> large::Limits {
+    large::Limits {
+        time: settings.time_limit,
+        nodes: settings.node_limit,
+        cancel: Some(Arc::clone(cancel)),
     }
 }
 
 /// `sudoku count`, or `sudoku solve --unique` (`unique`: the first solution printed, a
-/// second one an error), by the learning search.
-fn count_by_learning(
+/// second one an error), of a large board ([`large::count`]).
+fn count_large(
     board: &Board,
     limit: u64,
     unique: bool,
     settings: &Settings,
     cancel: &Arc<AtomicBool>,
 ) -> Report {
-    let (found, stats) = match learning::count(board, Some(limit), |solver| {
-        limit_learning(solver, settings, cancel)
-    }) {
+    let (found, stats) = match large::count(board, Some(limit), &large_limits(settings, cancel)) {
         Ok(counted) => counted,
         Err(e) => return unreadable(settings, e.to_string()),
     };
@@ -432,14 +413,13 @@ fn count_by_learning(
     } else {
         count_report(found.count, settings.unique)
     };
-    report.stats = Some(learning_statistics(stats, found.count.count));
+    report.stats = Some(stats);
     report
 }
 
-/// A first solution of a large board by the clause-learning search
-/// ([`learning`](bitcsp::sudoku::learning)).
-fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
-    let solved = learning::solve(board, |solver| limit_learning(solver, settings, cancel));
+/// A first solution of a large board ([`large::solve`]).
+fn solve_large(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
+    let solved = large::solve(board, &large_limits(settings, cancel));
     let (learned, stats) = match solved {
         Ok(solved) => solved,
         Err(e) => return unreadable(settings, e.to_string()),
@@ -452,7 +432,7 @@ fn solve_by_learning(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool
         Learned::NoSolution => Report::failed("no solution".into()),
         Learned::Stopped(reason) => Report::stopped_by(reason),
     };
-    report.stats = Some(learning_statistics(stats, u64::from(report.out.is_some())));
+    report.stats = Some(stats);
     report
 }
 
