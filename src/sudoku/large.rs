@@ -1,4 +1,4 @@
-//! Boards from [`LEARNING_SIDE`] up, as [`solve`](super::solve),
+//! Boards from [`LEARNING_SIDE`](learning::LEARNING_SIDE) up, as [`solve`](super::solve),
 //! [`count_solutions`](super::count_solutions), the command line and split counts search
 //! them: the depth-first engine first, for at most [`ENGINE_NODES`] nodes, then the
 //! clause-learning search ([`learning`]).
@@ -12,7 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::learning::{self, Learned, LearnedCount, LEARNING_SIDE};
+use super::learning::{self, Learned, LearnedCount};
 use super::{configure, decode, model, Board, SudokuError};
 use crate::cover::{CoverSolver, CoverStats};
 use crate::{Count, CountStatus, SolveResult, Solver, Statistics, StopReason, VarId};
@@ -116,7 +116,6 @@ pub fn count(
 
 /// The engine's search of `board`, under the limits and [`ENGINE_NODES`].
 fn engine(board: &Board, limits: &Limits) -> Result<(Solver, Vec<VarId>), SudokuError> {
-    debug_assert!(board.side() >= LEARNING_SIDE);
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
     }

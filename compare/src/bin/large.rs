@@ -1,12 +1,13 @@
 //! Large Sudoku boards: random full grids with half of their cells kept uniformly at
 //! random, one puzzle per seed, each solved by bitcsp on one thread with a time limit.
 //!
-//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine | --learning] [--stats]`
+//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine | --learning | --large] [--stats]`
 //!
 //! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up
 //! `sudoku::large` (a short try of the engine, then the clause-learning search), below it
 //! the engine with `sudoku::configure`; `--engine` takes the engine at every size,
-//! `--learning` the learning search alone at every size, and `--stats` prints each board's search statistics to
+//! `--learning` the learning search alone at every size, `--large` the engine's try and
+//! then learning (`sudoku::large`) at every size, and `--stats` prints each board's search statistics to
 //! stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances
 //! are the same on every run; `--print` writes the puzzles instead of solving them, and
 //! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
@@ -58,6 +59,7 @@ fn main() {
     let cnf = arg("--cnf");
     let engine = std::env::args().any(|a| a == "--engine");
     let learning = std::env::args().any(|a| a == "--learning");
+    let large = std::env::args().any(|a| a == "--large");
     let stats = std::env::args().any(|a| a == "--stats");
     let n = shape.side();
     let mut times = Vec::new();
@@ -84,7 +86,7 @@ fn main() {
         let started = ThreadTime::now();
         let found = if learning {
             solve_by_learning(&puzzle, limit, seed, stats)
-        } else if n >= learning::LEARNING_SIDE && !engine {
+        } else if large || (n >= learning::LEARNING_SIDE && !engine) {
             solve_large(&puzzle, limit, seed, stats)
         } else {
             solve_by_engine(&puzzle, limit, seed, stats)
