@@ -69,7 +69,8 @@ fn boards_at_the_hardness_peak_go_on_to_the_learning_search() {
 #[test]
 fn counts_agree_with_the_engine_under_every_limit() {
     let mut settled = 0;
-    for (seed, keep) in [(1, 58), (2, 57), (3, 60), (4, 55), (5, 52)] {
+    // (6, 54) has 2,304 solutions.
+    for (seed, keep) in [(1, 58), (2, 57), (3, 60), (4, 55), (5, 52), (6, 54)] {
         let board = board_36(seed, keep);
         let whole = engine_count(&board, None);
         assert_eq!(whole.status, CountStatus::Complete);
@@ -89,7 +90,7 @@ fn counts_agree_with_the_engine_under_every_limit() {
         }
     }
     // Both routes are taken: some counts settle in the engine, some need learning.
-    assert!((1..25).contains(&settled), "{settled}");
+    assert!((1..30).contains(&settled), "{settled}");
 }
 
 #[test]

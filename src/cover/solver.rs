@@ -242,7 +242,8 @@ impl CoverSolver {
     /// have been found (`None`: count them all), and hands each one found to `each` (its
     /// chosen options, ascending). The limits stop the whole count, which is then a lower
     /// bound. After each cover the search learns a clause that rules out that cover alone
-    /// and goes on from the root, keeping everything learned so far. Those clauses are
+    /// and goes on from the level before its last choice, keeping everything learned so
+    /// far. Those clauses are
     /// kept to the end, so memory grows with the number of covers counted: a large limit
     /// on a problem with many covers costs memory as well as time.
     ///
@@ -338,26 +339,33 @@ impl CoverSolver {
 
     /// With a complete cover on the trail: adds the clause "not every choice made above
     /// the root", which only this cover breaks (the choices imply every other value), and
-    /// goes back to the root to look for another. False when the cover has no choices (or
-    /// the clause leaves nothing at the root): then no other cover exists.
+    /// goes back to the level before the last choice, where the clause undoes that choice,
+    /// to look for another: the choices before it stay, so the next cover costs a few
+    /// choices rather than a descent from the root. False when the cover has no choices
+    /// (or the clause leaves nothing at the root): then no other cover exists.
     fn rule_out_current(&mut self) -> bool {
         let mut clause = std::mem::take(&mut self.learnt);
         clause.clear();
+        // The last choice's negation first (the literal the clause sets), the one before
+        // it second (false at the level the search goes back to): the two it watches.
         clause.extend(
             self.limits
                 .iter()
+                .rev()
                 .map(|&at| negate(self.trail[at as usize])),
         );
-        self.backtrack(0);
         let possible = match clause.len() {
             0 => false,
             1 => {
+                self.backtrack(0);
                 self.assign(clause[0], Reason::Decision);
                 self.propagate().is_none()
             }
             // A clause binding at every level: clean-ups keep it (see `Clauses::reduce`).
-            _ => {
-                self.clauses.add(&clause, 0);
+            choices => {
+                self.backtrack(choices as u32 - 1);
+                let c = self.clauses.add(&clause, 0);
+                self.assign(clause[0], Reason::Clause(c));
                 true
             }
         };
