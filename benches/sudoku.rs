@@ -7,7 +7,8 @@
 
 use std::hint::black_box;
 
-use bitcsp::sudoku::{self, Board};
+use bitcsp::sudoku::learning::Learned;
+use bitcsp::sudoku::{self, large, Board};
 use bitcsp::Solver;
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -97,5 +98,37 @@ fn bench_large_boards(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_sudoku, bench_large_boards);
+/// 36×36 boards from the `large` harness (`--print`): seed 7 with half its cells kept,
+/// which the learning search solves in about 9,000 conflicts, and seed 1 with 40 % kept,
+/// which has thousands of solutions.
+fn bench_learning(c: &mut Criterion) {
+    let path = format!(
+        "{}/benches/data/sudoku/carved_36x36.txt",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let set: Vec<Board> = text
+        .lines()
+        .map(|l| Board::parse(l).expect("valid board"))
+        .collect();
+    let limits = large::Limits::default();
+    let mut group = c.benchmark_group("sudoku_36");
+    group.sample_size(10);
+    group.bench_function("half_kept_seed_7/solve", |b| {
+        b.iter(|| {
+            let (learned, _) = large::solve(black_box(&set[0]), &limits).expect("no clash");
+            matches!(learned, Learned::Solved(_))
+        })
+    });
+    group.bench_function("kept_40_seed_1/count_200", |b| {
+        b.iter(|| {
+            let (found, _) =
+                large::count(black_box(&set[1]), Some(200), &limits).expect("no clash");
+            found.count.count
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_sudoku, bench_large_boards, bench_learning);
 criterion_main!(benches);
