@@ -160,9 +160,7 @@ impl Part {
             ms: started.elapsed().as_secs_f64() * 1e3,
         })
     }
-}
 
-impl Part {
     /// A large board's part, counted as `sudoku count` counts the board
     /// ([`large::count`]), with the part's fixes (the board's variables, one per cell in
     /// row order, over its digits) added to the givens. Fixes that contradict the givens
