@@ -120,14 +120,7 @@ fn solve_by_learning(puzzle: &Board, limit: Duration, seed: u64, stats: bool) ->
         solver.set_time_limit(Some(limit));
     })
     .expect("a valid board");
-    if stats {
-        eprintln!("seed {seed}: {s:?}");
-    }
-    match outcome {
-        Learned::Solved(solution) => Some(solution),
-        Learned::NoSolution => panic!("seed {seed}: no solution claimed for a carved grid"),
-        Learned::Stopped(_) => None,
-    }
+    found(outcome, &s, seed, stats)
 }
 
 /// A solution as `bitcsp sudoku solve` finds one on a large board, within `limit`.
@@ -137,6 +130,11 @@ fn solve_large(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Optio
         ..large::Limits::default()
     };
     let (outcome, s) = large::solve(puzzle, &limits).expect("a valid board");
+    found(outcome, &s, seed, stats)
+}
+
+/// The solution of a search that ended with `outcome`, printing its statistics if asked.
+fn found(outcome: Learned, s: &dyn std::fmt::Debug, seed: u64, stats: bool) -> Option<Board> {
     if stats {
         eprintln!("seed {seed}: {s:?}");
     }
