@@ -99,8 +99,8 @@ fn bench_large_boards(c: &mut Criterion) {
 }
 
 /// 36×36 boards from the `large` harness (`--print`): seed 7 with half its cells kept,
-/// which the learning search solves in about 9,000 conflicts, and seed 1 with 40 % kept,
-/// which has thousands of solutions.
+/// which only the learning search solves, and seed 1 with 40 % kept, which has thousands
+/// of solutions.
 fn bench_learning(c: &mut Criterion) {
     let path = format!(
         "{}/benches/data/sudoku/carved_36x36.txt",

@@ -3,7 +3,7 @@
 use std::process::Output;
 
 mod common;
-use common::{run_with_stdin as bitcsp, temp_file, PUZZLE, SOLUTION};
+use common::{board_36, engine_count, run_with_stdin as bitcsp, temp_file, PUZZLE, SOLUTION};
 
 use bitcsp::sudoku::Board;
 
@@ -217,15 +217,6 @@ fn clashing_givens_are_named_by_every_searching_command() {
     }
 }
 
-/// A 36×36 board from a seeded full grid, with `keep` percent of its cells kept.
-fn board_36(seed: u64, keep: u64) -> Board {
-    use bitcsp::sudoku::workshop::{Generator, Symmetry};
-    use bitcsp::sudoku::BoxShape;
-    let shape = BoxShape { rows: 6, cols: 6 };
-    let mut generator = Generator::new(shape, Symmetry::None, None, seed).expect("a shape");
-    common::carve(&generator.grid(0).expect("a grid"), keep, seed)
-}
-
 #[test]
 fn large_boards_are_solved_by_learning_with_its_statistics_and_limits() {
     let boards = [board_36(1, 65), board_36(2, 60)];
@@ -252,8 +243,7 @@ fn large_boards_are_solved_by_learning_with_its_statistics_and_limits() {
 
 #[test]
 fn large_boards_are_counted_by_learning_as_the_engine_counts() {
-    use bitcsp::sudoku;
-    use bitcsp::{CountStatus, Solver};
+    use bitcsp::CountStatus;
     let boards: Vec<Board> = [(4, 70), (5, 58), (6, 75), (7, 60), (8, 72)]
         .iter()
         .map(|&(seed, keep)| board_36(seed, keep))
@@ -262,10 +252,7 @@ fn large_boards_are_counted_by_learning_as_the_engine_counts() {
     let expected: Vec<String> = boards
         .iter()
         .map(|board| {
-            let (model, _) = sudoku::model(board).expect("a model");
-            let mut solver = Solver::new(&model);
-            sudoku::configure(&mut solver, board);
-            let count = solver.count(Some(2));
+            let count = engine_count(board, Some(2));
             match count.status {
                 CountStatus::Complete => count.count.to_string(),
                 CountStatus::LimitReached => format!("{}+", count.count),
@@ -318,16 +305,12 @@ fn large_boards_are_counted_by_learning_as_the_engine_counts() {
 
 #[test]
 fn large_board_splits_are_counted_by_learning_and_add_up_to_the_engine_count() {
-    use bitcsp::sudoku;
-    use bitcsp::{CountStatus, Solver};
+    use bitcsp::CountStatus;
     let mut counts = Vec::new();
     for (seed, keep) in [(1, 58), (2, 57), (3, 60), (4, 55)] {
         let board = board_36(seed, keep);
         // The oracle: the depth-first engine, counting every solution.
-        let (model, _) = sudoku::model(&board).expect("a model");
-        let mut solver = Solver::new(&model);
-        sudoku::configure(&mut solver, &board);
-        let count = solver.count(None);
+        let count = engine_count(&board, None);
         assert_eq!(count.status, CountStatus::Complete);
         counts.push(count.count);
         let line = format!("{}\n", board.to_numbers());

@@ -299,11 +299,8 @@ fn hard_sudoku_puzzles_get_their_unique_solutions_by_learning() {
 
 #[test]
 fn a_half_kept_large_board_has_two_distinct_solutions_by_learning() {
-    use bitcsp::sudoku::workshop::{Generator, Symmetry};
-    use bitcsp::sudoku::{learning, Board, BoxShape};
-    let shape = BoxShape { rows: 6, cols: 6 };
-    let mut generator = Generator::new(shape, Symmetry::None, None, 2).expect("a shape");
-    let board = common::carve(&generator.grid(0).expect("a grid"), 50, 2);
+    use bitcsp::sudoku::{learning, Board};
+    let board = common::board_36(2, 50);
     let (problem, forced) = learning::exact_cover(&board);
     let mut solutions: Vec<Board> = Vec::new();
     let count = CoverSolver::new(&problem)

@@ -227,12 +227,9 @@ impl CoverSolver {
     /// store.
     pub fn solve(&mut self, forced: &[usize]) -> Result<CoverOutcome, CoverError> {
         let started = self.start(forced)?;
-        let outcome = if self.set_root(forced) {
-            self.drop_root_exclusions();
-            let mut schedule = Schedule::new(self, started);
-            self.search(&mut schedule)
-        } else {
-            Ok(CoverOutcome::Unsatisfiable)
+        let outcome = match self.begin(forced, started) {
+            Some(mut schedule) => self.search(&mut schedule),
+            None => Ok(CoverOutcome::Unsatisfiable),
         };
         self.finish(started);
         outcome
@@ -243,9 +240,8 @@ impl CoverSolver {
     /// chosen options, ascending). The limits stop the whole count, which is then a lower
     /// bound. After each cover the search learns a clause that rules out that cover alone
     /// and goes on from the level before its last choice, keeping everything learned so
-    /// far. Those clauses are
-    /// kept to the end, so memory grows with the number of covers counted: a large limit
-    /// on a problem with many covers costs memory as well as time.
+    /// far. Those clauses are kept to the end, so memory grows with the number of covers
+    /// counted: a large limit on a problem with many covers costs memory as well as time.
     ///
     /// ```
     /// use bitcsp::cover::{CoverSolver, ExactCover};
@@ -296,11 +292,9 @@ impl CoverSolver {
         if limit == 0 {
             return Ok(CountStatus::LimitReached);
         }
-        if !self.set_root(forced) {
+        let Some(mut schedule) = self.begin(forced, started) else {
             return Ok(CountStatus::Complete);
-        }
-        self.drop_root_exclusions();
-        let mut schedule = Schedule::new(self, started);
+        };
         loop {
             match self.search(&mut schedule)? {
                 CoverOutcome::Solution(cover) => {
@@ -331,6 +325,16 @@ impl CoverSolver {
         Ok(started)
     }
 
+    /// Sets the root for `forced` and plans the search that began at `started`; `None`
+    /// when the root already leaves no cover.
+    fn begin(&mut self, forced: &[usize], started: Instant) -> Option<Schedule> {
+        if !self.set_root(forced) {
+            return None;
+        }
+        self.drop_root_exclusions();
+        Some(Schedule::new(self, started))
+    }
+
     /// Completes the statistics of a search that began at `started`.
     fn finish(&mut self, started: Instant) {
         self.stats.learned = self.clauses.list.len() as u64;
@@ -344,33 +348,22 @@ impl CoverSolver {
     /// choices rather than a descent from the root. False when the cover has no choices
     /// (or the clause leaves nothing at the root): then no other cover exists.
     fn rule_out_current(&mut self) -> bool {
-        let mut clause = std::mem::take(&mut self.learnt);
-        clause.clear();
         // The last choice's negation first (the literal the clause sets), the one before
         // it second (false at the level the search goes back to): the two it watches.
-        clause.extend(
+        self.learnt.clear();
+        self.learnt.extend(
             self.limits
                 .iter()
                 .rev()
                 .map(|&at| negate(self.trail[at as usize])),
         );
-        let possible = match clause.len() {
-            0 => false,
-            1 => {
-                self.backtrack(0);
-                self.assign(clause[0], Reason::Decision);
-                self.propagate().is_none()
-            }
-            // A clause binding at every level: clean-ups keep it (see `Clauses::reduce`).
-            choices => {
-                self.backtrack(choices as u32 - 1);
-                let c = self.clauses.add(&clause, 0);
-                self.assign(clause[0], Reason::Clause(c));
-                true
-            }
+        let Some(jump) = self.learnt.len().checked_sub(1) else {
+            return false;
         };
-        self.learnt = clause;
-        possible
+        // LBD 0: a clause binding at every level, which clean-ups keep (`Clauses::reduce`).
+        self.assert_learnt(jump as u32, 0);
+        // A single choice's negation is set at the root: settle what it leaves there now.
+        jump > 0 || self.propagate().is_none()
     }
 
     /// Every option unassigned, nothing learned, the counters full.
@@ -740,7 +733,16 @@ impl CoverSolver {
     fn learn(&mut self, clash: Clash) {
         self.update_target();
         let (jump, lbd) = self.analyze(clash);
-        self.backtrack(jump);
+        self.assert_learnt(jump, lbd);
+        self.order.decay();
+        self.clauses.decay();
+    }
+
+    /// Goes back to `level`, where the clause in `learnt` (its first literal the one it
+    /// sets, its second false at `level`) binds, keeps it with `lbd` (a single literal is
+    /// a fact of the root) and sets its first literal.
+    fn assert_learnt(&mut self, level: u32, lbd: u32) {
+        self.backtrack(level);
         let asserting = self.learnt[0];
         if self.learnt.len() == 1 {
             self.assign(asserting, Reason::Decision);
@@ -750,8 +752,6 @@ impl CoverSolver {
             self.learnt = learnt;
             self.assign(asserting, Reason::Clause(c));
         }
-        self.order.decay();
-        self.clauses.decay();
     }
 
     /// At a conflict: if the trail before the failing level is the longest one without a

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::learning::{self, Learned, LearnedCount};
-use super::{configure, decode, model, Board, SudokuError};
+use super::{configured, decode, Board, SudokuError};
 use crate::cover::{CoverSolver, CoverStats};
 use crate::{Count, CountStatus, SolveResult, Solver, Statistics, StopReason, VarId};
 
@@ -116,12 +116,7 @@ pub fn count(
 
 /// The engine's search of `board`, under the limits and [`ENGINE_NODES`].
 fn engine(board: &Board, limits: &Limits) -> Result<(Solver, Vec<VarId>), SudokuError> {
-    if let Some(clash) = board.find_clash() {
-        return Err(clash.into());
-    }
-    let (m, cells) = model(board)?;
-    let mut solver = Solver::new(&m);
-    configure(&mut solver, board);
+    let (mut solver, cells) = configured(board)?;
     let nodes = limits.nodes.map_or(ENGINE_NODES, |n| n.min(ENGINE_NODES));
     solver
         .set_node_limit(Some(nodes))

@@ -226,12 +226,7 @@ pub fn solve(board: &Board) -> Result<Option<Board>, SudokuError> {
             learning::Learned::NoSolution | learning::Learned::Stopped(_) => None,
         });
     }
-    if let Some(clash) = board.find_clash() {
-        return Err(clash.into());
-    }
-    let (m, cells) = model(board)?;
-    let mut solver = Solver::new(&m);
-    configure(&mut solver, board);
+    let (mut solver, cells) = configured(board)?;
     Ok(match solver.solve() {
         SolveResult::Solution(s) => Some(decode(board, &cells, &s)),
         _ => None,
@@ -252,13 +247,23 @@ pub fn count_solutions(board: &Board, limit: u64) -> Result<Count, SudokuError> 
             .0
             .count);
     }
+    let (mut solver, _) = configured(board)?;
+    Ok(solver.count(Some(limit)))
+}
+
+/// The engine's solver for a valid `board`, with its [`model`]'s cells and the search
+/// [`configure`] recommends.
+///
+/// # Errors
+/// [`SudokuError::Clash`] when two givens break a rule; as [`model`].
+fn configured(board: &Board) -> Result<(Solver, Vec<VarId>), SudokuError> {
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
     }
-    let (m, _) = model(board)?;
+    let (m, cells) = model(board)?;
     let mut solver = Solver::new(&m);
     configure(&mut solver, board);
-    Ok(solver.count(Some(limit)))
+    Ok((solver, cells))
 }
 
 /// True when no given repeats in a row, column or box (LeetCode 36), without solving.

@@ -4,8 +4,11 @@
 #![allow(dead_code)]
 
 mod carve;
+mod large;
 #[allow(unused_imports)]
 pub use carve::{carve, Random};
+#[allow(unused_imports)]
+pub use large::{board_36, engine_count};
 
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};

@@ -7,11 +7,11 @@
 //! `sudoku::large` (a short try of the engine, then the clause-learning search), below it
 //! the engine with `sudoku::configure`; `--engine` takes the engine at every size,
 //! `--learning` the learning search alone at every size, `--large` the engine's try and
-//! then learning (`sudoku::large`) at every size, and `--stats` prints each board's search statistics to
-//! stderr. Grids come from `sudoku::workshop::Generator::grid` (seeded), so the instances
-//! are the same on every run; `--print` writes the puzzles instead of solving them, and
-//! `--cnf DIR` writes each as DIMACS CNF (`DIR/seed-N.cnf`) for a SAT solver to take as a
-//! peer (`cadical -q DIR/seed-1.cnf`).
+//! then learning (`sudoku::large`) at every size, and `--stats` prints each board's
+//! search statistics to stderr. Grids come from `sudoku::workshop::Generator::grid`
+//! (seeded), so the instances are the same on every run; `--print` writes the puzzles
+//! instead of solving them, and `--cnf DIR` writes each as DIMACS CNF
+//! (`DIR/seed-N.cnf`) for a SAT solver to take as a peer (`cadical -q DIR/seed-1.cnf`).
 
 use std::path::Path;
 use std::time::Duration;
