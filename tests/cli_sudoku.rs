@@ -242,6 +242,38 @@ fn large_boards_are_solved_by_learning_with_its_statistics_and_limits() {
 }
 
 #[test]
+fn a_lone_large_board_races_searches_on_every_thread_for_the_same_answer() {
+    // 40 % kept: thousands of solutions, so the printed one must be seed 0's whatever the
+    // number of threads (the chunk's one board gets them all).
+    let board = board_36(1, 40);
+    let line = format!(
+        "{}
+",
+        board.to_numbers()
+    );
+    let answers: Vec<(Vec<String>, Vec<String>)> = ["1", "2", "3"]
+        .iter()
+        .map(|threads| {
+            let solve = bitcsp(&["sudoku", "solve", "--threads", threads], line.as_bytes());
+            assert_eq!(solve.status.code(), Some(0), "{}", stderr(&solve));
+            let count = bitcsp(
+                &["sudoku", "count", "--limit", "20", "--threads", threads],
+                line.as_bytes(),
+            );
+            assert_eq!(count.status.code(), Some(0), "{}", stderr(&count));
+            (stdout_lines(&solve), stdout_lines(&count))
+        })
+        .collect();
+    let (solved, counted) = &answers[0];
+    Board::parse(&solved[0])
+        .expect("a board")
+        .check_solves(&board)
+        .expect("a solution of the board");
+    assert_eq!(counted, &["20+"]);
+    assert!(answers.iter().all(|a| a == &answers[0]), "{answers:?}");
+}
+
+#[test]
 fn large_boards_are_counted_by_learning_as_the_engine_counts() {
     use bitcsp::CountStatus;
     let boards: Vec<Board> = [(4, 70), (5, 58), (6, 75), (7, 60), (8, 72)]

@@ -1,7 +1,7 @@
 //! The exact-cover solver against brute force on small random problems, and on Sudoku
 //! and Latin-square covers whose answers are known.
 
-use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};
+use bitcsp::cover::{self, CoverOutcome, CoverSolver, ExactCover};
 use bitcsp::CountStatus;
 
 mod common;
@@ -291,9 +291,16 @@ fn hard_sudoku_puzzles_get_their_unique_solutions_by_learning() {
     let text = include_str!("../benches/data/sudoku/forum_hardest_1905_11plus.txt");
     for line in text.lines().filter(|l| !l.trim().is_empty()).take(40) {
         let board = Board::parse(line).expect("a board");
-        let (outcome, _) = learning::solve(&board, |_| {}).expect("no clash");
         let expected = sudoku::solve(&board).expect("no clash").expect("solvable");
-        assert_eq!(outcome, learning::Learned::Solved(expected), "{line}");
+        // One search, and three raced (a helper may answer with the unique solution).
+        for searches in [1, 3] {
+            let (outcome, _) = learning::solve(&board, searches, |_| {}).expect("no clash");
+            assert_eq!(
+                outcome,
+                learning::Learned::Solved(expected.clone()),
+                "{line}"
+            );
+        }
     }
 }
 
@@ -315,7 +322,7 @@ fn a_half_kept_large_board_has_two_distinct_solutions_by_learning() {
             .expect("a solution of the board");
     }
     assert_ne!(solutions[0], solutions[1]);
-    let (found, _) = learning::count(&board, Some(2), |_| {}).expect("no clash");
+    let (found, _) = learning::count(&board, Some(2), 1, |_| {}).expect("no clash");
     assert_eq!(found.count, count);
     assert!(found.first.is_some_and(|s| s.check_solves(&board).is_ok()));
 }
@@ -397,4 +404,85 @@ fn mistakes_in_a_problem_are_errors_and_degenerate_problems_are_answered() {
         CoverSolver::new(&empty).solve(&[]),
         Ok(CoverOutcome::Solution(vec![]))
     );
+}
+
+#[test]
+fn raced_searches_answer_as_one_search_does() {
+    let mut rng = Rng(Random(0xBB67_AE85_84CA_A73B));
+    let mut covered = 0;
+    for case in 0..600 {
+        let problem = random_problem(&mut rng);
+        let forced: Vec<usize> = if rng.below(3) == 0 {
+            vec![rng.below(problem.options())]
+        } else {
+            vec![]
+        };
+        let alone = CoverSolver::new(&problem)
+            .solve(&forced)
+            .expect("known options");
+        covered += usize::from(matches!(alone, CoverOutcome::Solution(_)));
+        let counted = CoverSolver::new(&problem)
+            .count(&forced, None, |_| {})
+            .expect("known options");
+        for searches in [0, 2, 3] {
+            let (raced, _) =
+                cover::solve_raced(&problem, &forced, searches, |_| {}).expect("known options");
+            assert_eq!(raced, alone, "case {case}, {searches} searches");
+            let (raced, _) = cover::count_raced(&problem, &forced, None, searches, |_| {})
+                .expect("known options");
+            assert_eq!(raced.count, counted, "case {case}, {searches} searches");
+            assert_eq!(raced.first.is_some(), counted.count > 0, "case {case}");
+            let first = raced.first.unwrap_or_default();
+            assert!(
+                counted.count == 0 || problem.is_cover(&first),
+                "case {case}"
+            );
+        }
+    }
+    assert!(covered > 100, "only {covered} problems with a cover");
+}
+
+#[test]
+fn seeds_change_the_search_but_not_a_unique_answer() {
+    use bitcsp::sudoku::{learning, Board};
+    let text = include_str!("../benches/data/sudoku/forum_hardest_1905_11plus.txt");
+    let board = Board::parse(text.lines().next().expect("a puzzle")).expect("a board");
+    let (problem, forced) = learning::exact_cover(&board);
+    let mut answers = Vec::new();
+    let mut decisions = Vec::new();
+    for seed in [0, 1, 2, 0] {
+        let mut solver = CoverSolver::new(&problem);
+        solver.set_seed(seed);
+        answers.push(solver.solve(&forced).expect("the givens' options"));
+        decisions.push(solver.stats().decisions);
+    }
+    assert!(matches!(&answers[0], CoverOutcome::Solution(c) if problem.is_cover(c)));
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    // Each seed is reproducible, and the seeds search differently.
+    assert_eq!(decisions[0], decisions[3]);
+    assert!(
+        decisions[0] != decisions[1] || decisions[0] != decisions[2],
+        "{decisions:?}"
+    );
+}
+
+#[test]
+fn a_raced_board_with_many_solutions_gets_the_single_searchs_solution() {
+    use bitcsp::sudoku::learning;
+    // 40 % of a 36×36 grid kept: thousands of solutions, so only seed 0 may answer.
+    let board = common::board_36(1, 40);
+    let (alone, _) = learning::solve(&board, 1, |_| {}).expect("no clash");
+    let learning::Learned::Solved(solution) = &alone else {
+        panic!("{alone:?}")
+    };
+    solution.check_solves(&board).expect("a solution");
+    for searches in [2, 3] {
+        let (raced, _) = learning::solve(&board, searches, |_| {}).expect("no clash");
+        assert_eq!(raced, alone, "{searches} searches");
+        let (counted, _) = learning::count(&board, Some(50), searches, |_| {}).expect("no clash");
+        assert_eq!(
+            (counted.count.count, counted.count.status),
+            (50, CountStatus::LimitReached)
+        );
+    }
 }

@@ -55,7 +55,7 @@ fn boards_at_the_hardness_peak_go_on_to_the_learning_search() {
         assert!(stats.nodes <= nodes, "{nodes}: {stats:?}");
     }
     let (found, _) = large::count(&board, Some(2), &Limits::default()).expect("no clash");
-    let (alone, _) = learning::count(&board, Some(2), |_| {}).expect("no clash");
+    let (alone, _) = learning::count(&board, Some(2), 1, |_| {}).expect("no clash");
     assert_eq!(found.count, alone.count);
     assert!(found.first.is_some_and(|s| s.check_solves(&board).is_ok()));
 }

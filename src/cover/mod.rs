@@ -18,6 +18,8 @@
 //! choices (large Sudoku boards at the phase transition), the learned clauses prune it
 //! everywhere at once. [`CoverSolver::count`] counts covers the same way: each cover found
 //! is ruled out by a clause of its own, and the search goes on with what it learned.
+//! [`solve_raced`] and [`count_raced`] race differently seeded searches on threads for
+//! the same answer sooner.
 //!
 //! ```
 //! use bitcsp::cover::{CoverOutcome, CoverSolver, ExactCover};
@@ -38,8 +40,10 @@
 mod analyze;
 mod clauses;
 mod order;
+mod race;
 mod solver;
 
+pub use race::{count_raced, solve_raced, RacedCount};
 pub use solver::{CoverOutcome, CoverSolver, CoverStats};
 
 use thiserror::Error;

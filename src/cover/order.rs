@@ -19,6 +19,10 @@ pub(super) struct Order {
 
 const ABSENT: u32 = u32::MAX;
 
+/// Random starting activities lie below this: a thousandth of the first bump, so that
+/// any option that took part in a conflict comes before every option that did not.
+const TIE_BREAKS: f64 = 1e-3;
+
 impl Order {
     /// Every option in the heap, all with activity zero (ties go to the lower index).
     pub(super) fn new(options: usize, decay: f64) -> Self {
@@ -33,6 +37,23 @@ impl Order {
             order.insert(o);
         }
         order
+    }
+
+    /// Starting activities far below a bump, drawn from `seed` (not 0): the first choices,
+    /// made before any conflict, and later ties between options never bumped, go in a
+    /// random order instead of by option number.
+    pub(super) fn break_ties(&mut self, seed: u64) {
+        let mut random = crate::xorshift::XorShift(seed);
+        // 53 random bits scaled into [0, TIE_BREAKS): exact in an f64.
+        let scale = TIE_BREAKS / (1u64 << 53) as f64;
+        for a in &mut self.activity {
+            *a = (random.next_u64() >> 11) as f64 * scale;
+        }
+        self.heap.clear();
+        self.place.fill(ABSENT);
+        for o in 0..self.activity.len() {
+            self.insert(o);
+        }
     }
 
     /// Raises `option`'s activity for taking part in a conflict.
@@ -153,5 +174,26 @@ mod tests {
         order.decay();
         order.bump(1);
         assert_eq!(order.pop(), Some(1));
+    }
+
+    #[test]
+    fn seeded_ties_are_reproducible_and_yield_to_any_bump() {
+        let popped = |seed: u64, bumped: Option<usize>| {
+            let mut order = Order::new(50, 0.95);
+            order.break_ties(seed);
+            if let Some(o) = bumped {
+                order.bump(o);
+            }
+            std::iter::from_fn(|| order.pop()).collect::<Vec<_>>()
+        };
+        let one = popped(1, None);
+        assert_eq!(one, popped(1, None));
+        assert_ne!(one, popped(2, None));
+        assert_ne!(one, (0..50).collect::<Vec<_>>());
+        let mut sorted = one.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..50).collect::<Vec<_>>());
+        let last = one[49];
+        assert_eq!(popped(1, Some(last))[0], last);
     }
 }

@@ -130,6 +130,10 @@ pub struct CoverSolver {
     /// [`ARENA_LIMIT`] (the unit tests take it smaller).
     arena_limit: usize,
     cancel: Option<Arc<AtomicBool>>,
+    /// Set when another search of a race has answered ([`race`](super::race)).
+    pub(super) race_over: Option<Arc<AtomicBool>>,
+    /// Draws the starting activities' tie-breaks (0: ties go to the lower option).
+    seed: u64,
     stats: CoverStats,
 }
 
@@ -189,6 +193,8 @@ impl CoverSolver {
             reduce_step: REDUCE_STEP,
             arena_limit: ARENA_LIMIT,
             cancel: None,
+            race_over: None,
+            seed: 0,
             stats: CoverStats::default(),
         }
     }
@@ -210,6 +216,15 @@ impl CoverSolver {
     /// often as the clock.
     pub fn set_cancel_flag(&mut self, flag: Option<Arc<AtomicBool>>) -> &mut Self {
         self.cancel = flag;
+        self
+    }
+
+    /// Breaks the ties of the first choices at random, drawn from `seed`, in every search
+    /// from now on; 0 (the default) breaks them by option number. Each seed gives its own
+    /// search, as reproducible as the default one: on hard problems their times differ
+    /// widely, which a race of several ([`cover::solve_raced`](super::solve_raced)) uses.
+    pub fn set_seed(&mut self, seed: u64) -> &mut Self {
+        self.seed = seed;
         self
     }
 
@@ -385,6 +400,9 @@ impl CoverSolver {
         self.chosen.fill(NONE);
         self.clauses = Clauses::new(options);
         self.order = Order::new(options, DECAY);
+        if self.seed != 0 {
+            self.order.break_ties(self.seed);
+        }
         self.stats = CoverStats::default();
     }
 
@@ -488,11 +506,10 @@ impl CoverSolver {
 
     /// Why the search must stop now, if it must: the cancellation flag, or the deadline.
     fn should_stop(&self, deadline: Option<Instant>) -> Option<StopReason> {
-        if self
-            .cancel
-            .as_ref()
-            .is_some_and(|flag| flag.load(Ordering::Relaxed))
-        {
+        let set = |flag: &Option<Arc<AtomicBool>>| {
+            flag.as_ref().is_some_and(|f| f.load(Ordering::Relaxed))
+        };
+        if set(&self.cancel) || set(&self.race_over) {
             return Some(StopReason::Cancelled);
         }
         deadline

@@ -192,6 +192,8 @@ impl Part {
             time: limits.time,
             nodes: limits.nodes,
             cancel: limits.cancel.clone(),
+            // Parts run side by side under a job runner: one thread each.
+            threads: 1,
         };
         let counted = fixed.map(|b| large::count(&b, self.limit, &large_limits));
         let (count, stats) = match counted {

@@ -32,6 +32,22 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stops the search when set.
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Learning searches raced on threads (0 or 1: one): the answer is the same for any
+    /// number ([`cover::solve_raced`](crate::cover::solve_raced)), the time is not. Under
+    /// a node limit one search runs, so that the limit cuts the search off at the same
+    /// place every time.
+    pub threads: usize,
+}
+
+impl Limits {
+    /// The learning searches to race under these limits.
+    fn searches(&self) -> usize {
+        if self.nodes.is_some() {
+            1
+        } else {
+            self.threads
+        }
+    }
 }
 
 /// Solves a large `board`: how the search ended, and what both searches did together
@@ -65,7 +81,8 @@ pub fn solve(board: &Board, limits: &Limits) -> Result<(Learned, Statistics), Su
     if let Some(answer) = answer {
         return Ok((answer, tried));
     }
-    let (learned, stats) = learning::solve(board, |s| limit_rest(s, limits, &tried, started))?;
+    let set_up = |s: &mut CoverSolver| limit_rest(s, limits, &tried, started);
+    let (learned, stats) = learning::solve(board, limits.searches(), set_up)?;
     let solutions = u64::from(matches!(learned, Learned::Solved(_)));
     Ok((learned, together(tried, stats, solutions, started)))
 }
@@ -109,7 +126,8 @@ pub fn count(
         };
         return Ok((LearnedCount { count, first }, tried));
     }
-    let (found, stats) = learning::count(board, limit, |s| limit_rest(s, limits, &tried, started))?;
+    let set_up = |s: &mut CoverSolver| limit_rest(s, limits, &tried, started);
+    let (found, stats) = learning::count(board, limit, limits.searches(), set_up)?;
     let solutions = found.count.count;
     Ok((found, together(tried, stats, solutions, started)))
 }

@@ -8,7 +8,7 @@
 //! covering the cell and the digit in its row, its column and its box.
 
 use super::{Board, SudokuError};
-use crate::cover::{CoverOutcome, CoverSolver, CoverStats, ExactCover};
+use crate::cover::{self, CoverOutcome, CoverSolver, CoverStats, ExactCover};
 use crate::{Count, StopReason};
 
 /// From this side up, [`solve`](super::solve), [`count_solutions`](super::count_solutions)
@@ -78,14 +78,16 @@ pub enum Learned {
 }
 
 /// Solves `board` by the learning search, with the limits `set_up` puts on the solver
-/// (time, nodes, a cancellation flag); returns how it ended and what the search did.
+/// (time, nodes, a cancellation flag), raced by `searches` differently seeded searches
+/// on threads (0 or 1: one; [`cover::solve_raced`], which gives the same answer for any
+/// number); returns how it ended and what the answering search did.
 ///
 /// ```
 /// use bitcsp::sudoku::{learning::{self, Learned}, Board};
 /// let board = Board::parse(
 ///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
 /// )?;
-/// let (outcome, _) = learning::solve(&board, |_| {})?;
+/// let (outcome, _) = learning::solve(&board, 1, |_| {})?;
 /// assert!(matches!(outcome, Learned::Solved(s) if s.check_solves(&board).is_ok()));
 /// # Ok::<(), bitcsp::sudoku::SudokuError>(())
 /// ```
@@ -95,16 +97,17 @@ pub enum Learned {
 /// search outgrows its clause store.
 pub fn solve(
     board: &Board,
-    set_up: impl FnOnce(&mut CoverSolver),
+    searches: usize,
+    set_up: impl Fn(&mut CoverSolver) + Sync,
 ) -> Result<(Learned, CoverStats), SudokuError> {
-    let (mut solver, forced) = solver_for(board, set_up)?;
-    let outcome = solver.solve(&forced)?;
+    let (problem, forced) = problem_for(board)?;
+    let (outcome, stats) = cover::solve_raced(&problem, &forced, searches, set_up)?;
     let learned = match outcome {
         CoverOutcome::Solution(chosen) => Learned::Solved(decode(board, &chosen)),
         CoverOutcome::Unsatisfiable => Learned::NoSolution,
         CoverOutcome::Stopped(reason) => Learned::Stopped(reason),
     };
-    Ok((learned, solver.stats()))
+    Ok((learned, stats))
 }
 
 /// What a learning count found: the solutions counted, and the first of them.
@@ -112,13 +115,15 @@ pub fn solve(
 pub struct LearnedCount {
     /// How many solutions were found, and whether that is all of them.
     pub count: Count,
-    /// The first solution found, if any.
+    /// The first solution found, if any: the only one when the count is 1; with more,
+    /// which one comes first depends on the search (and, raced, on which search answered).
     pub first: Option<Board>,
 }
 
 /// Counts the solutions of `board` up to `limit` (`None`: all of them; `Some(2)` decides
-/// uniqueness) by the learning search, with the limits `set_up` puts on the solver;
-/// returns the count, the first solution and what the search did. After each solution the
+/// uniqueness) by the learning search, with the limits `set_up` puts on the solver,
+/// raced by `searches` searches on threads as in [`solve`] ([`cover::count_raced`]);
+/// returns the count, the first solution and what the answering search did. After each solution the
 /// search rules that one out and goes on, keeping what it learned.
 ///
 /// ```
@@ -127,7 +132,7 @@ pub struct LearnedCount {
 /// let board = Board::parse(
 ///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
 /// )?;
-/// let (found, _) = learning::count(&board, Some(2), |_| {})?;
+/// let (found, _) = learning::count(&board, Some(2), 1, |_| {})?;
 /// assert_eq!((found.count.count, found.count.status), (1, CountStatus::Complete));
 /// assert!(found.first.is_some_and(|s| s.check_solves(&board).is_ok()));
 /// # Ok::<(), bitcsp::sudoku::SudokuError>(())
@@ -139,30 +144,22 @@ pub struct LearnedCount {
 pub fn count(
     board: &Board,
     limit: Option<u64>,
-    set_up: impl FnOnce(&mut CoverSolver),
+    searches: usize,
+    set_up: impl Fn(&mut CoverSolver) + Sync,
 ) -> Result<(LearnedCount, CoverStats), SudokuError> {
-    let (mut solver, forced) = solver_for(board, set_up)?;
-    let mut first = None;
-    let count = solver.count(&forced, limit, |chosen| {
-        if first.is_none() {
-            first = Some(decode(board, chosen));
-        }
-    })?;
-    Ok((LearnedCount { count, first }, solver.stats()))
+    let (problem, forced) = problem_for(board)?;
+    let (raced, stats) = cover::count_raced(&problem, &forced, limit, searches, set_up)?;
+    let count = raced.count;
+    let first = raced.first.map(|chosen| decode(board, &chosen));
+    Ok((LearnedCount { count, first }, stats))
 }
 
-/// A learning solver for `board` with `set_up`'s limits, and the givens' options.
-fn solver_for(
-    board: &Board,
-    set_up: impl FnOnce(&mut CoverSolver),
-) -> Result<(CoverSolver, Vec<usize>), SudokuError> {
+/// `board` as exact cover with its givens' options, once its givens are checked.
+fn problem_for(board: &Board) -> Result<(ExactCover, Vec<usize>), SudokuError> {
     if let Some(clash) = board.find_clash() {
         return Err(clash.into());
     }
-    let (problem, forced) = exact_cover(board);
-    let mut solver = CoverSolver::new(&problem);
-    set_up(&mut solver);
-    Ok((solver, forced))
+    Ok(exact_cover(board))
 }
 
 /// `board` with the digits of `chosen` filled in: options of [`exact_cover`]`(board)`,
@@ -205,7 +202,7 @@ mod tests {
     #[test]
     fn clashing_givens_are_an_error_and_an_impossible_board_has_no_solution() {
         let clash = Board::parse(&format!("11{}", ".".repeat(79))).expect("a board");
-        assert!(solve(&clash, |_| {}).is_err());
+        assert!(solve(&clash, 1, |_| {}).is_err());
         // Row 0 lacks a 9 and every empty cell of it sees a 9 elsewhere: no solution,
         // though no two givens clash.
         let stuck = Board::parse(
@@ -213,7 +210,7 @@ mod tests {
         )
         .expect("a board");
         assert!(stuck.find_clash().is_none());
-        let (outcome, _) = solve(&stuck, |_| {}).expect("no clash");
+        let (outcome, _) = solve(&stuck, 2, |_| {}).expect("no clash");
         assert_eq!(outcome, Learned::NoSolution);
     }
 }

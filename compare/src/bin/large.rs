@@ -1,20 +1,23 @@
 //! Large Sudoku boards: random full grids with half of their cells kept uniformly at
-//! random, one puzzle per seed, each solved by bitcsp on one thread with a time limit.
+//! random, one puzzle per seed, each solved by bitcsp with a time limit.
 //!
-//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine | --learning | --large] [--stats]`
+//! `cargo run --release -p bitcsp-compare --bin large -- [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] [--engine | --learning | --large] [--threads N] [--unique] [--stats]`
 //!
 //! Each board takes the search `bitcsp sudoku solve` takes: from 36×36 up
 //! `sudoku::large` (a short try of the engine, then the clause-learning search), below it
 //! the engine with `sudoku::configure`; `--engine` takes the engine at every size,
 //! `--learning` the learning search alone at every size, `--large` the engine's try and
 //! then learning (`sudoku::large`) at every size, and `--stats` prints each board's
-//! search statistics to stderr. Grids come from `sudoku::workshop::Generator::grid`
+//! search statistics to stderr. `--threads N` races N learning searches on threads
+//! (`cover::solve_raced`); times are then wall time, else the thread's CPU time.
+//! `--unique` counts each board's solutions to two instead (as `sudoku solve --unique`
+//! does), by `sudoku::large::count`: a board counts as answered when the count ends. Grids come from `sudoku::workshop::Generator::grid`
 //! (seeded), so the instances are the same on every run; `--print` writes the puzzles
 //! instead of solving them, and `--cnf DIR` writes each as DIMACS CNF
 //! (`DIR/seed-N.cnf`) for a SAT solver to take as a peer (`cadical -q DIR/seed-1.cnf`).
 
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bitcsp::sudoku::large;
 use bitcsp::sudoku::learning::{self, Learned};
@@ -61,6 +64,8 @@ fn main() {
     let learning = std::env::args().any(|a| a == "--learning");
     let large = std::env::args().any(|a| a == "--large");
     let stats = std::env::args().any(|a| a == "--stats");
+    let threads: usize = arg("--threads").and_then(|t| t.parse().ok()).unwrap_or(1);
+    let unique = std::env::args().any(|a| a == "--unique");
     let n = shape.side();
     let mut times = Vec::new();
     let mut unsolved = Vec::new();
@@ -83,15 +88,21 @@ fn main() {
             std::fs::write(&path, dimacs(&puzzle)).expect("a writable CNF file");
             continue;
         }
-        let started = ThreadTime::now();
-        let found = if learning {
-            solve_by_learning(&puzzle, limit, seed, stats)
+        let (cpu, wall) = (ThreadTime::now(), Instant::now());
+        let found = if unique {
+            count_to_two(&puzzle, limit, threads, seed, stats)
+        } else if learning {
+            solve_by_learning(&puzzle, limit, threads, seed, stats)
         } else if large || (n >= learning::LEARNING_SIDE && !engine) {
-            solve_large(&puzzle, limit, seed, stats)
+            solve_large(&puzzle, limit, threads, seed, stats)
         } else {
             solve_by_engine(&puzzle, limit, seed, stats)
         };
-        let t = started.elapsed();
+        let t = if threads > 1 {
+            wall.elapsed()
+        } else {
+            cpu.elapsed()
+        };
         match found {
             Some(solution) if solution.check_solves(&puzzle).is_ok() => times.push(t),
             Some(_) => panic!("seed {seed}: a wrong solution"),
@@ -114,9 +125,15 @@ fn main() {
     );
 }
 
-/// A solution by the clause-learning search, within `limit`.
-fn solve_by_learning(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Option<Board> {
-    let (outcome, s) = learning::solve(puzzle, |solver| {
+/// A solution by the clause-learning search (`threads` searches raced), within `limit`.
+fn solve_by_learning(
+    puzzle: &Board,
+    limit: Duration,
+    threads: usize,
+    seed: u64,
+    stats: bool,
+) -> Option<Board> {
+    let (outcome, s) = learning::solve(puzzle, threads, |solver| {
         solver.set_time_limit(Some(limit));
     })
     .expect("a valid board");
@@ -124,13 +141,44 @@ fn solve_by_learning(puzzle: &Board, limit: Duration, seed: u64, stats: bool) ->
 }
 
 /// A solution as `bitcsp sudoku solve` finds one on a large board, within `limit`.
-fn solve_large(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Option<Board> {
+fn solve_large(
+    puzzle: &Board,
+    limit: Duration,
+    threads: usize,
+    seed: u64,
+    stats: bool,
+) -> Option<Board> {
     let limits = large::Limits {
         time: Some(limit),
+        threads,
         ..large::Limits::default()
     };
     let (outcome, s) = large::solve(puzzle, &limits).expect("a valid board");
     found(outcome, &s, seed, stats)
+}
+
+/// The first solution of a board whose count to two, as `sudoku solve --unique` makes
+/// it (`threads` searches raced), ended within `limit`.
+fn count_to_two(
+    puzzle: &Board,
+    limit: Duration,
+    threads: usize,
+    seed: u64,
+    stats: bool,
+) -> Option<Board> {
+    let limits = large::Limits {
+        time: Some(limit),
+        threads,
+        ..large::Limits::default()
+    };
+    let (found, s) = large::count(puzzle, Some(2), &limits).expect("a valid board");
+    if stats {
+        eprintln!("seed {seed}: {:?} {s:?}", found.count);
+    }
+    match found.count.status {
+        bitcsp::CountStatus::Stopped(_) => None,
+        _ => found.first,
+    }
 }
 
 /// The solution of a search that ended with `outcome`, printing its statistics if asked.

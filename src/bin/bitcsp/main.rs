@@ -245,7 +245,9 @@ enum Report {
 struct InputArgs {
     /// Puzzle files, one puzzle per line (`-` or none: standard input).
     files: Vec<String>,
-    /// Worker threads (default: one per core). Output order does not depend on it.
+    /// Worker threads (default: one per core). Output order does not depend on it, nor
+    /// do the answers: threads a batch leaves spare race differently seeded searches of
+    /// its boards from 36×36 up, for the answer one search gives.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     /// Box shape RxC (R rows, C columns per box); default: from the line length.

@@ -123,10 +123,13 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
         loop {
             let chunk = reader.next_chunk(size.inputs());
             let started = Instant::now();
+            // Threads the chunk leaves spare go to its large boards' searches (a file of
+            // one large board races a search per thread); the answers do not depend on it.
+            let searches = (pool.current_num_threads() / chunk.lines.len().max(1)).max(1);
             let reports = batch::run_ordered(
                 &pool,
                 &chunk.lines,
-                |line| process(line, settings, &cancel),
+                |line| process(line, settings, &cancel, searches),
                 |_, msg| Report::failed(format!("internal error (please report): {msg}")),
             );
             size.took(started.elapsed());
@@ -164,7 +167,9 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
     total
 }
 
-fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
+/// The report for one input line; a large board's learning search races `searches`
+/// searches ([`large::Limits::threads`]).
+fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>, searches: usize) -> Report {
     let text = match &line.content {
         LineContent::Text(t) => t,
         LineContent::InvalidUtf8 { column } => {
@@ -194,10 +199,11 @@ fn process(line: &Line, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report
         };
     }
     if board.side() >= learning::LEARNING_SIDE {
+        let limits = large_limits(settings, cancel, searches);
         match settings.action {
-            Action::Solve if !settings.unique => return solve_large(&board, settings, cancel),
-            Action::Solve => return count_large(&board, 2, true, settings, cancel),
-            Action::Count { limit } => return count_large(&board, limit, false, settings, cancel),
+            Action::Solve if !settings.unique => return solve_large(&board, &limits, settings),
+            Action::Solve => return count_large(&board, 2, true, &limits, settings),
+            Action::Count { limit } => return count_large(&board, limit, false, &limits, settings),
             Action::Check | Action::Workshop(_) => {}
         }
     }
@@ -386,12 +392,14 @@ fn solve_first(
     }
 }
 
-/// The command's limits and the interrupt flag, for a large board's search.
-fn large_limits(settings: &Settings, cancel: &Arc<AtomicBool>) -> large::Limits {
+/// The command's limits, the interrupt flag and the threads to race on, for a large
+/// board's search.
+fn large_limits(settings: &Settings, cancel: &Arc<AtomicBool>, threads: usize) -> large::Limits {
     large::Limits {
         time: settings.time_limit,
         nodes: settings.node_limit,
         cancel: Some(Arc::clone(cancel)),
+        threads,
     }
 }
 
@@ -401,10 +409,10 @@ fn count_large(
     board: &Board,
     limit: u64,
     unique: bool,
+    limits: &large::Limits,
     settings: &Settings,
-    cancel: &Arc<AtomicBool>,
 ) -> Report {
-    let (found, stats) = match large::count(board, Some(limit), &large_limits(settings, cancel)) {
+    let (found, stats) = match large::count(board, Some(limit), limits) {
         Ok(counted) => counted,
         Err(e) => return unreadable(settings, e.to_string()),
     };
@@ -418,8 +426,8 @@ fn count_large(
 }
 
 /// A first solution of a large board ([`large::solve`]).
-fn solve_large(board: &Board, settings: &Settings, cancel: &Arc<AtomicBool>) -> Report {
-    let solved = large::solve(board, &large_limits(settings, cancel));
+fn solve_large(board: &Board, limits: &large::Limits, settings: &Settings) -> Report {
+    let solved = large::solve(board, limits);
     let (learned, stats) = match solved {
         Ok(solved) => solved,
         Err(e) => return unreadable(settings, e.to_string()),
