@@ -170,13 +170,17 @@ fn race<R: Answer + Send>(
     let first = std::thread::scope(|scope| {
         for seed in 1..searches {
             let (search, claim, settled) = (&search, &claim, &settled);
-            scope.spawn(move || {
+            let helper = std::thread::Builder::new().spawn_scoped(scope, move || {
                 if let (Ok(answer), stats) = search(seed) {
                     if answer.settles() && claim(seed) {
                         *settled.lock().unwrap_or_else(|e| e.into_inner()) = Some((answer, stats));
                     }
                 }
             });
+            // A thread the system refuses is a search fewer: the answer does not change.
+            if helper.is_err() {
+                break;
+            }
         }
         let (answer, stats) = search(0);
         let stopped = matches!(&answer, Ok(a) if !a.settles());

@@ -120,12 +120,14 @@ pub fn run(files: &[String], settings: &Settings) -> Outcome {
         let progress = Progress::new(source.total_bytes);
         let reader = LineReader::spawn(source);
         let mut size = batch::ChunkSize::new(pool.current_num_threads());
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         loop {
             let chunk = reader.next_chunk(size.inputs());
             let started = Instant::now();
             // Threads the chunk leaves spare go to its large boards' searches (a file of
-            // one large board races a search per thread); the answers do not depend on it.
-            let searches = (pool.current_num_threads() / chunk.lines.len().max(1)).max(1);
+            // one large board races a search per thread, at most one per core: each
+            // search holds a board's worth of clauses); the answers do not depend on it.
+            let searches = (pool.current_num_threads() / chunk.lines.len().max(1)).clamp(1, cores);
             let reports = batch::run_ordered(
                 &pool,
                 &chunk.lines,
