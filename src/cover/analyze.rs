@@ -29,7 +29,7 @@ impl CoverSolver {
                     continue;
                 }
                 self.seen[a] = true;
-                self.order.bump(a);
+                self.order.in_conflict(a);
                 if self.level[a] == current {
                     pending += 1;
                 } else {

@@ -1,17 +1,31 @@
-//! The order of choices: options by conflict activity (VSIDS), in a binary heap that
-//! keeps every unassigned option and can take one back in when it is unassigned.
+//! The order of choices: options by conflict history (CHB, Liang, Ganesh, Poupart and
+//! Czarnecki 2016), in a binary heap that keeps every unassigned option and can take one
+//! back in when it is unassigned.
+//!
+//! Each time an option gets a value, its score moves towards a reward: the closer the
+//! last conflict it took part in, the larger the reward, and larger still when the
+//! propagation that set it ended in a conflict. The score is a weighted average that
+//! forgets old rewards at a step size that starts at 0.4 and shrinks to 0.06 over the
+//! first 340,000 conflicts. Against activity bumped at each conflict (VSIDS), this
+//! favours options that keep turning up near conflicts now, not those that once did
+//! (`cargo run --release -p bitcsp-compare --bin large` measures both: docs/PERFORMANCE.md).
 
-/// Activities above this are scaled down, all together, so that they stay finite.
-const RESCALE_ABOVE: f64 = 1e100;
+/// The step size at the start, its floor, and how much each conflict takes off it.
+const STEP_START: f64 = 0.4;
+const STEP_FLOOR: f64 = 0.06;
+const STEP_DECREMENT: f64 = 1e-6;
+/// The reward of an option set by a propagation that ended without a conflict, against
+/// 1 for one that ended in a conflict.
+const QUIET_REWARD: f64 = 0.9;
 
-/// Options by activity, highest first.
+/// Options by score, highest first.
 #[derive(Clone, Debug)]
 pub(super) struct Order {
-    activity: Vec<f64>,
-    /// The amount a bump adds; it grows by `1 / decay` after every conflict, which decays
-    /// every earlier bump relative to the later ones.
-    bump: f64,
-    decay: f64,
+    score: Vec<f64>,
+    /// Per option: the conflict (counted from 1) it last took part in, or 0.
+    last_conflict: Vec<u64>,
+    conflicts: u64,
+    step: f64,
     heap: Vec<u32>,
     /// Where each option sits in `heap`, or `ABSENT`.
     place: Vec<u32>,
@@ -19,17 +33,18 @@ pub(super) struct Order {
 
 const ABSENT: u32 = u32::MAX;
 
-/// Random starting activities lie below this: a thousandth of the first bump, so that
-/// any option that took part in a conflict comes before every option that did not.
-const TIE_BREAKS: f64 = 1e-3;
+/// Random starting scores lie below this, far below any reward within the first 10^9
+/// conflicts (at least 0.06 · 0.9 / 10^9), so that they only order options never set.
+const TIE_BREAKS: f64 = 1e-12;
 
 impl Order {
-    /// Every option in the heap, all with activity zero (ties go to the lower index).
-    pub(super) fn new(options: usize, decay: f64) -> Self {
+    /// Every option in the heap, all with score zero (ties go to the lower index).
+    pub(super) fn new(options: usize) -> Self {
         let mut order = Order {
-            activity: vec![0.0; options],
-            bump: 1.0,
-            decay,
+            score: vec![0.0; options],
+            last_conflict: vec![0; options],
+            conflicts: 0,
+            step: STEP_START,
             heap: Vec::with_capacity(options),
             place: vec![ABSENT; options],
         };
@@ -39,40 +54,54 @@ impl Order {
         order
     }
 
-    /// Starting activities far below a bump, drawn from `seed` (not 0): the first choices,
-    /// made before any conflict, and later ties between options never bumped, go in a
-    /// random order instead of by option number.
+    /// Starting scores far below any reward, drawn from `seed` (not 0): the first
+    /// choices, made before any option has a score, and later ties between options never
+    /// set, go in a random order instead of by option number.
     pub(super) fn break_ties(&mut self, seed: u64) {
         let mut random = crate::xorshift::XorShift(seed);
         // 53 random bits scaled into [0, TIE_BREAKS): exact in an f64.
         let scale = TIE_BREAKS / (1u64 << 53) as f64;
-        for a in &mut self.activity {
+        for a in &mut self.score {
             *a = (random.next_u64() >> 11) as f64 * scale;
         }
         self.heap.clear();
         self.place.fill(ABSENT);
-        for o in 0..self.activity.len() {
+        for o in 0..self.score.len() {
             self.insert(o);
         }
     }
 
-    /// Raises `option`'s activity for taking part in a conflict.
-    pub(super) fn bump(&mut self, option: usize) {
-        self.activity[option] += self.bump;
-        if self.activity[option] > RESCALE_ABOVE {
-            for a in &mut self.activity {
-                *a *= 1.0 / RESCALE_ABOVE;
+    /// `option` takes part in the analysis of the conflict being learned from.
+    pub(super) fn in_conflict(&mut self, option: usize) {
+        self.last_conflict[option] = self.conflicts + 1;
+    }
+
+    /// `option` was set by a propagation that ended in a conflict (`conflict`) or not.
+    pub(super) fn reward(&mut self, option: usize, conflict: bool) {
+        let (now, reward) = if conflict {
+            (self.conflicts + 1, 1.0)
+        } else {
+            (self.conflicts, QUIET_REWARD)
+        };
+        // `last_conflict` is at most `now`: an option in the conflict being analysed
+        // was set by an earlier propagation, rewarded before it.
+        let reward = reward / (now.saturating_sub(self.last_conflict[option]) + 1) as f64;
+        let old = self.score[option];
+        self.score[option] = old + self.step * (reward - old);
+        // In the heap, the option moves up if its score rose and down if it fell.
+        if let Some(&at) = self.place.get(option).filter(|&&at| at != ABSENT) {
+            if reward > old {
+                self.up(at as usize);
+            } else {
+                self.down(at as usize);
             }
-            self.bump *= 1.0 / RESCALE_ABOVE;
-        }
-        if self.place[option] != ABSENT {
-            self.up(self.place[option] as usize);
         }
     }
 
-    /// After a conflict: later bumps weigh more.
-    pub(super) fn decay(&mut self) {
-        self.bump /= self.decay;
+    /// After each conflict: the conflict is counted, and later rewards weigh less.
+    pub(super) fn after_conflict(&mut self) {
+        self.conflicts += 1;
+        self.step = (self.step - STEP_DECREMENT).max(STEP_FLOOR);
     }
 
     /// Puts `option` back (when it is unassigned); nothing if it is there.
@@ -85,7 +114,7 @@ impl Order {
         self.up(self.heap.len() - 1);
     }
 
-    /// Takes out the most active option.
+    /// Takes out the option of highest score.
     pub(super) fn pop(&mut self) -> Option<usize> {
         let top = *self.heap.first()?;
         let last = self.heap.pop()?;
@@ -99,7 +128,7 @@ impl Order {
     }
 
     fn before(&self, a: u32, b: u32) -> bool {
-        let (x, y) = (self.activity[a as usize], self.activity[b as usize]);
+        let (x, y) = (self.score[a as usize], self.score[b as usize]);
         x > y || (x == y && a < b)
     }
 
@@ -151,11 +180,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pops_by_activity_then_index_and_takes_options_back() {
-        let mut order = Order::new(5, 0.95);
-        order.bump(3);
-        order.bump(1);
-        order.bump(3);
+    fn pops_by_score_then_index_and_takes_options_back() {
+        let mut order = Order::new(5);
+        order.in_conflict(3);
+        order.reward(3, true);
+        order.reward(1, false);
         assert_eq!(order.pop(), Some(3));
         assert_eq!(order.pop(), Some(1));
         assert_eq!(order.pop(), Some(0));
@@ -168,21 +197,55 @@ mod tests {
     }
 
     #[test]
-    fn later_bumps_outweigh_earlier_ones() {
-        let mut order = Order::new(2, 0.5);
-        order.bump(0);
-        order.decay();
-        order.bump(1);
+    fn recent_conflicts_earn_more_and_old_scores_fade() {
+        let mut order = Order::new(3);
+        // Option 0 takes part in the first conflict, option 1 in the tenth.
+        order.in_conflict(0);
+        order.after_conflict();
+        for _ in 1..9 {
+            order.after_conflict();
+        }
+        order.in_conflict(1);
+        order.after_conflict();
+        order.reward(0, false);
+        order.reward(1, false);
+        assert_eq!(order.pop(), Some(1));
+        assert_eq!(order.pop(), Some(0));
+        // Rewards in a conflict's propagation outweigh quiet ones at the same distance
+        // (one conflict since each option's last).
+        let mut order = Order::new(2);
+        order.in_conflict(0);
+        order.after_conflict();
+        order.in_conflict(1);
+        order.after_conflict();
+        order.reward(0, false);
+        order.reward(1, true);
+        assert_eq!(order.pop(), Some(1));
+        // A high score decays towards small rewards as they come.
+        let mut order = Order::new(2);
+        order.in_conflict(0);
+        order.reward(0, true);
+        order.after_conflict();
+        order.reward(1, true);
+        for _ in 0..1000 {
+            order.after_conflict();
+        }
+        for _ in 0..20 {
+            order.reward(0, false);
+        }
         assert_eq!(order.pop(), Some(1));
     }
 
     #[test]
-    fn seeded_ties_are_reproducible_and_yield_to_any_bump() {
-        let popped = |seed: u64, bumped: Option<usize>| {
-            let mut order = Order::new(50, 0.95);
+    fn seeded_ties_are_reproducible_and_yield_to_any_reward() {
+        let popped = |seed: u64, rewarded: Option<usize>| {
+            let mut order = Order::new(50);
             order.break_ties(seed);
-            if let Some(o) = bumped {
-                order.bump(o);
+            for _ in 0..1000 {
+                order.after_conflict();
+            }
+            if let Some(o) = rewarded {
+                order.reward(o, false);
             }
             std::iter::from_fn(|| order.pop()).collect::<Vec<_>>()
         };

@@ -67,8 +67,6 @@ const RESTART_UNIT: u64 = 1024;
 /// made so far, so that clean-ups thin out as the search goes on.
 const FIRST_REDUCE: u64 = 2000;
 const REDUCE_STEP: u64 = 300;
-/// Activity decay of the option order.
-const DECAY: f64 = 0.95;
 /// How often (in conflicts and decisions) the clock is read.
 const CHECK_EVERY: u64 = 256;
 
@@ -132,7 +130,7 @@ pub struct CoverSolver {
     cancel: Option<Arc<AtomicBool>>,
     /// Set when another search of a race has answered ([`race`](super::race)).
     pub(super) race_over: Option<Arc<AtomicBool>>,
-    /// Draws the starting activities' tie-breaks (0: ties go to the lower option).
+    /// Draws the starting scores' tie-breaks (0: ties go to the lower option).
     seed: u64,
     stats: CoverStats,
 }
@@ -178,7 +176,7 @@ impl CoverSolver {
             live: vec![0; items],
             chosen: vec![NONE; items],
             clauses: Clauses::new(options),
-            order: Order::new(options, DECAY),
+            order: Order::new(options),
             seen: vec![false; options],
             learnt: Vec::new(),
             stack: Vec::new(),
@@ -399,7 +397,7 @@ impl CoverSolver {
         }
         self.chosen.fill(NONE);
         self.clauses = Clauses::new(options);
-        self.order = Order::new(options, DECAY);
+        self.order = Order::new(options);
         if self.seed != 0 {
             self.order.break_ties(self.seed);
         }
@@ -418,7 +416,10 @@ impl CoverSolver {
                 }
             }
             schedule.steps += 1;
-            if let Some(clash) = self.propagate() {
+            let from = self.head;
+            let clash = self.propagate();
+            self.reward_set_since(from, clash.is_some());
+            if let Some(clash) = clash {
                 self.stats.conflicts += 1;
                 if self.limits.is_empty() {
                     return Ok(CoverOutcome::Unsatisfiable);
@@ -447,6 +448,14 @@ impl CoverSolver {
             self.stats.decisions += 1;
             self.limits.push(self.trail.len() as u32);
             self.assign(lit, Reason::Decision);
+        }
+    }
+
+    /// Rewards the options set from trail position `from` on, by the propagation that
+    /// just ended in a conflict (`conflict`) or not ([`Order::reward`]).
+    fn reward_set_since(&mut self, from: usize, conflict: bool) {
+        for &lit in &self.trail[from..] {
+            self.order.reward(option_of(lit), conflict);
         }
     }
 
@@ -517,7 +526,7 @@ impl CoverSolver {
             .then_some(StopReason::TimeLimit)
     }
 
-    /// The literal of the next choice: the most active unassigned option, in its target
+    /// The literal of the next choice: the unassigned option of highest score, in its target
     /// phase if it has one, else in its saved phase; `None` when every option has a value.
     fn next_choice(&mut self) -> Option<u32> {
         while let Some(o) = self.order.pop() {
@@ -751,7 +760,7 @@ impl CoverSolver {
         self.update_target();
         let (jump, lbd) = self.analyze(clash);
         self.assert_learnt(jump, lbd);
-        self.order.decay();
+        self.order.after_conflict();
         self.clauses.decay();
     }
 
