@@ -148,13 +148,18 @@ fn solve_large(
     seed: u64,
     stats: bool,
 ) -> Option<Board> {
-    let limits = large::Limits {
+    let limits = large_limits(limit, threads);
+    let (outcome, s) = large::solve(puzzle, &limits).expect("a valid board");
+    found(outcome, &s, seed, stats)
+}
+
+/// `sudoku::large`'s limits for a board: `limit`, `threads` searches raced.
+fn large_limits(limit: Duration, threads: usize) -> large::Limits {
+    large::Limits {
         time: Some(limit),
         threads,
         ..large::Limits::default()
-    };
-    let (outcome, s) = large::solve(puzzle, &limits).expect("a valid board");
-    found(outcome, &s, seed, stats)
+    }
 }
 
 /// The first solution of a board whose count to two, as `sudoku solve --unique` makes
@@ -166,11 +171,7 @@ fn count_to_two(
     seed: u64,
     stats: bool,
 ) -> Option<Board> {
-    let limits = large::Limits {
-        time: Some(limit),
-        threads,
-        ..large::Limits::default()
-    };
+    let limits = large_limits(limit, threads);
     let (found, s) = large::count(puzzle, Some(2), &limits).expect("a valid board");
     if stats {
         eprintln!("seed {seed}: {:?} {s:?}", found.count);
