@@ -246,11 +246,7 @@ fn a_lone_large_board_races_searches_on_every_thread_for_the_same_answer() {
     // 40 % kept: thousands of solutions, so the printed one must be seed 0's whatever the
     // number of threads (the chunk's one board gets them all).
     let board = board_36(1, 40);
-    let line = format!(
-        "{}
-",
-        board.to_numbers()
-    );
+    let line = format!("{}\n", board.to_numbers());
     let answers: Vec<(Vec<String>, Vec<String>)> = ["1", "2", "3"]
         .iter()
         .map(|threads| {

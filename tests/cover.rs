@@ -14,6 +14,15 @@ impl Rng {
     fn below(&mut self, n: usize) -> usize {
         self.0.below(n as u64) as usize
     }
+
+    /// A random option of `problem` to force, one time in `one_in`; none otherwise.
+    fn forced(&mut self, problem: &ExactCover, one_in: usize) -> Vec<usize> {
+        if self.below(one_in) == 0 {
+            vec![self.below(problem.options())]
+        } else {
+            vec![]
+        }
+    }
 }
 
 /// Every cover of `problem`, by trying every subset of options (few options only).
@@ -49,12 +58,7 @@ fn random_problems_agree_with_brute_force() {
     for case in 0..3000 {
         let problem = random_problem(&mut rng);
         let covers = brute_force_covers(&problem);
-        // Force a random option half of the time.
-        let forced: Vec<usize> = if rng.below(2) == 0 {
-            vec![rng.below(problem.options())]
-        } else {
-            vec![]
-        };
+        let forced = rng.forced(&problem, 2);
         let exists = covers.iter().any(|c| forced.iter().all(|f| c.contains(f)));
         if answer_agrees(&problem, &forced, exists, case) {
             satisfiable += 1;
@@ -75,11 +79,7 @@ fn random_problems_count_as_brute_force_does() {
     let mut several = 0;
     for case in 0..2000 {
         let problem = random_problem(&mut rng);
-        let forced: Vec<usize> = if rng.below(3) == 0 {
-            vec![rng.below(problem.options())]
-        } else {
-            vec![]
-        };
+        let forced = rng.forced(&problem, 3);
         let mut expected: Vec<Vec<usize>> = brute_force_covers(&problem)
             .into_iter()
             .filter(|c| forced.iter().all(|f| c.contains(f)))
@@ -412,11 +412,7 @@ fn raced_searches_answer_as_one_search_does() {
     let mut covered = 0;
     for case in 0..600 {
         let problem = random_problem(&mut rng);
-        let forced: Vec<usize> = if rng.below(3) == 0 {
-            vec![rng.below(problem.options())]
-        } else {
-            vec![]
-        };
+        let forced = rng.forced(&problem, 3);
         let alone = CoverSolver::new(&problem)
             .solve(&forced)
             .expect("known options");

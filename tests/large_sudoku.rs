@@ -6,8 +6,8 @@ mod common;
 use bitcsp::sudoku::large::{self, Limits, ENGINE_NODES};
 use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::{self, SudokuError};
-use bitcsp::{CountStatus, Solver, StopReason};
-use common::{board_36, engine_count};
+use bitcsp::{CountStatus, StopReason};
+use common::{board_36, engine, engine_count};
 
 #[test]
 fn boards_with_many_givens_are_settled_within_the_engines_try() {
@@ -16,9 +16,7 @@ fn boards_with_many_givens_are_settled_within_the_engines_try() {
         let (learned, stats) = large::solve(&board, &Limits::default()).expect("no clash");
         // The engine alone, within the same nodes, gives the same answer at the same cost:
         // the answer is the engine's, and the learning search never ran.
-        let (model, cells) = sudoku::model(&board).expect("a model");
-        let mut engine = Solver::new(&model);
-        sudoku::configure(&mut engine, &board);
+        let (mut engine, cells) = engine(&board);
         engine.set_node_limit(Some(ENGINE_NODES));
         let solution = engine
             .solve()

@@ -13,9 +13,10 @@
 //! the same terms (this option is out because that one covers the same item; this option
 //! is in because it is the last of its item), the explanation becomes a learned clause,
 //! and the search jumps back to where the clause first applies. Choices come from each
-//! option's conflict history (CHB: how recently the options set with it met a conflict)
-//! with target and saved phases, and the search restarts on the Luby sequence. Where a depth-first search meets the same dead end under many different
-//! choices (large Sudoku boards at the phase transition), the learned clauses prune it
+//! option's conflict history (CHB: how recently it took part in a conflict when it was
+//! set) with target and saved phases, and the search restarts on the Luby sequence.
+//! Where a depth-first search meets the same dead end under many different choices
+//! (large Sudoku boards at the phase transition), the learned clauses prune it
 //! everywhere at once. [`CoverSolver::count`] counts covers the same way: each cover found
 //! is ruled out by a clause of its own, and the search goes on with what it learned.
 //! [`solve_raced`] and [`count_raced`] race differently seeded searches on threads for

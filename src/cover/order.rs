@@ -8,7 +8,8 @@
 //! forgets old rewards at a step size that starts at 0.4 and shrinks to 0.06 over the
 //! first 340,000 conflicts. Against activity bumped at each conflict (VSIDS), this
 //! favours options that keep turning up near conflicts now, not those that once did
-//! (`cargo run --release -p bitcsp-compare --bin large` measures both: docs/PERFORMANCE.md).
+//! (docs/PERFORMANCE.md compares the two with `cargo run --release -p bitcsp-compare
+//! --bin large`).
 
 /// The step size at the start, its floor, and how much each conflict takes off it.
 const STEP_START: f64 = 0.4;
@@ -89,7 +90,8 @@ impl Order {
         let old = self.score[option];
         self.score[option] = old + self.step * (reward - old);
         // In the heap, the option moves up if its score rose and down if it fell.
-        if let Some(&at) = self.place.get(option).filter(|&&at| at != ABSENT) {
+        let at = self.place[option];
+        if at != ABSENT {
             if reward > old {
                 self.up(at as usize);
             } else {

@@ -2,8 +2,8 @@
 //! the answer a single search would give.
 //!
 //! On hard problems the time a learning search takes depends heavily on its first
-//! choices: two seeds of one board can differ a hundredfold. Racing a few seeds on spare
-//! cores takes the luckier one. A race must not change the answer, though, only its
+//! choices, and differently seeded searches of one board finish at widely different
+//! times. Racing a few seeds on spare cores takes the luckier one. A race must not change the answer, though, only its
 //! speed: with one thread or four, a problem with several covers must get the same one.
 //! So the answers that end a race are those that cannot differ between searches: the
 //! first search (seed 0, the one [`CoverSolver::solve`] makes) ending in any way; another

@@ -123,8 +123,8 @@ pub struct LearnedCount {
 /// Counts the solutions of `board` up to `limit` (`None`: all of them; `Some(2)` decides
 /// uniqueness) by the learning search, with the limits `set_up` puts on the solver,
 /// raced by `searches` searches on threads as in [`solve`] ([`cover::count_raced`]);
-/// returns the count, the first solution and what the answering search did. After each solution the
-/// search rules that one out and goes on, keeping what it learned.
+/// returns the count, the first solution and what the answering search did. After each
+/// solution the search rules that one out and goes on, keeping what it learned.
 ///
 /// ```
 /// use bitcsp::sudoku::{learning, Board};

@@ -8,7 +8,7 @@ mod large;
 #[allow(unused_imports)]
 pub use carve::{carve, Random};
 #[allow(unused_imports)]
-pub use large::{board_36, engine_count};
+pub use large::{board_36, engine, engine_count};
 
 use std::io::Write;
 use std::process::{Child, Command, Output, Stdio};

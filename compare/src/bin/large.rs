@@ -89,14 +89,20 @@ fn main() {
             continue;
         }
         let (cpu, wall) = (ThreadTime::now(), Instant::now());
+        let run = Run {
+            limit,
+            threads,
+            seed,
+            stats,
+        };
         let found = if unique {
-            count_to_two(&puzzle, limit, threads, seed, stats)
+            count_to_two(&puzzle, &run)
         } else if learning {
-            solve_by_learning(&puzzle, limit, threads, seed, stats)
+            solve_by_learning(&puzzle, &run)
         } else if large || (n >= learning::LEARNING_SIDE && !engine) {
-            solve_large(&puzzle, limit, threads, seed, stats)
+            solve_large(&puzzle, &run)
         } else {
-            solve_by_engine(&puzzle, limit, seed, stats)
+            solve_by_engine(&puzzle, &run)
         };
         let t = if threads > 1 {
             wall.elapsed()
@@ -125,56 +131,47 @@ fn main() {
     );
 }
 
-/// A solution by the clause-learning search (`threads` searches raced), within `limit`.
-fn solve_by_learning(
-    puzzle: &Board,
+/// How one board is searched: within `limit`, with `threads` learning searches raced,
+/// its statistics printed if `stats`, reported under `seed`.
+struct Run {
     limit: Duration,
     threads: usize,
     seed: u64,
     stats: bool,
-) -> Option<Board> {
-    let (outcome, s) = learning::solve(puzzle, threads, |solver| {
-        solver.set_time_limit(Some(limit));
-    })
-    .expect("a valid board");
-    found(outcome, &s, seed, stats)
 }
 
-/// A solution as `bitcsp sudoku solve` finds one on a large board, within `limit`.
-fn solve_large(
-    puzzle: &Board,
-    limit: Duration,
-    threads: usize,
-    seed: u64,
-    stats: bool,
-) -> Option<Board> {
-    let limits = large_limits(limit, threads);
-    let (outcome, s) = large::solve(puzzle, &limits).expect("a valid board");
-    found(outcome, &s, seed, stats)
-}
-
-/// `sudoku::large`'s limits for a board: `limit`, `threads` searches raced.
-fn large_limits(limit: Duration, threads: usize) -> large::Limits {
-    large::Limits {
-        time: Some(limit),
-        threads,
-        ..large::Limits::default()
+impl Run {
+    /// `sudoku::large`'s limits for the board.
+    fn large_limits(&self) -> large::Limits {
+        large::Limits {
+            time: Some(self.limit),
+            threads: self.threads,
+            ..large::Limits::default()
+        }
     }
 }
 
+/// A solution by the clause-learning search.
+fn solve_by_learning(puzzle: &Board, run: &Run) -> Option<Board> {
+    let (outcome, s) = learning::solve(puzzle, run.threads, |solver| {
+        solver.set_time_limit(Some(run.limit));
+    })
+    .expect("a valid board");
+    found(outcome, &s, run)
+}
+
+/// A solution as `bitcsp sudoku solve` finds one on a large board.
+fn solve_large(puzzle: &Board, run: &Run) -> Option<Board> {
+    let (outcome, s) = large::solve(puzzle, &run.large_limits()).expect("a valid board");
+    found(outcome, &s, run)
+}
+
 /// The first solution of a board whose count to two, as `sudoku solve --unique` makes
-/// it (`threads` searches raced), ended within `limit`.
-fn count_to_two(
-    puzzle: &Board,
-    limit: Duration,
-    threads: usize,
-    seed: u64,
-    stats: bool,
-) -> Option<Board> {
-    let limits = large_limits(limit, threads);
-    let (found, s) = large::count(puzzle, Some(2), &limits).expect("a valid board");
-    if stats {
-        eprintln!("seed {seed}: {:?} {s:?}", found.count);
+/// it, ended within the limit.
+fn count_to_two(puzzle: &Board, run: &Run) -> Option<Board> {
+    let (found, s) = large::count(puzzle, Some(2), &run.large_limits()).expect("a valid board");
+    if run.stats {
+        eprintln!("seed {}: {:?} {s:?}", run.seed, found.count);
     }
     match found.count.status {
         bitcsp::CountStatus::Stopped(_) => None,
@@ -183,8 +180,9 @@ fn count_to_two(
 }
 
 /// The solution of a search that ended with `outcome`, printing its statistics if asked.
-fn found(outcome: Learned, s: &dyn std::fmt::Debug, seed: u64, stats: bool) -> Option<Board> {
-    if stats {
+fn found(outcome: Learned, s: &dyn std::fmt::Debug, run: &Run) -> Option<Board> {
+    let seed = run.seed;
+    if run.stats {
         eprintln!("seed {seed}: {s:?}");
     }
     match outcome {
@@ -194,18 +192,18 @@ fn found(outcome: Learned, s: &dyn std::fmt::Debug, seed: u64, stats: bool) -> O
     }
 }
 
-/// A solution by the engine with `sudoku::configure`, within `limit`.
-fn solve_by_engine(puzzle: &Board, limit: Duration, seed: u64, stats: bool) -> Option<Board> {
+/// A solution by the engine with `sudoku::configure` (one thread).
+fn solve_by_engine(puzzle: &Board, run: &Run) -> Option<Board> {
     let (model, cells) = sudoku::model(puzzle).expect("a model");
     let mut solver = Solver::new(&model);
     sudoku::configure(&mut solver, puzzle);
-    solver.set_time_limit(Some(limit));
+    solver.set_time_limit(Some(run.limit));
     let found = solver
         .solve()
         .solution()
         .map(|s| sudoku::decode(puzzle, &cells, &s));
-    if stats {
-        eprintln!("seed {seed}: {:?}", solver.stats());
+    if run.stats {
+        eprintln!("seed {}: {:?}", run.seed, solver.stats());
     }
     found
 }
