@@ -27,12 +27,33 @@ pub(super) struct Order {
     last_conflict: Vec<u64>,
     conflicts: u64,
     step: f64,
-    heap: Vec<u32>,
+    /// A four-way heap whose entries carry their option's score: a sift compares
+    /// entries that lie side by side instead of looking each score up, and has half
+    /// the levels of a binary heap.
+    heap: Vec<Entry>,
     /// Where each option sits in `heap`, or `ABSENT`.
     place: Vec<u32>,
 }
 
+/// An option in the heap, with its score as it stands.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    score: f64,
+    option: u32,
+}
+
+impl Entry {
+    /// Whether this entry comes out of the heap before `other`: the higher score first,
+    /// ties to the lower option.
+    #[inline(always)]
+    fn before(&self, other: &Entry) -> bool {
+        self.score > other.score || (self.score == other.score && self.option < other.option)
+    }
+}
+
 const ABSENT: u32 = u32::MAX;
+/// Children per heap node.
+const ARITY: usize = 4;
 
 /// Random starting scores lie below this, far below any reward within the first 10^9
 /// conflicts (at least 0.06 · 0.9 / 10^9), so that they only order options never set.
@@ -88,14 +109,17 @@ impl Order {
         // was set by an earlier propagation, rewarded before it.
         let reward = reward / (now.saturating_sub(self.last_conflict[option]) + 1) as f64;
         let old = self.score[option];
-        self.score[option] = old + self.step * (reward - old);
+        let new = old + self.step * (reward - old);
+        self.score[option] = new;
         // In the heap, the option moves up if its score rose and down if it fell.
         let at = self.place[option];
         if at != ABSENT {
+            let at = at as usize;
+            self.heap[at].score = new;
             if reward > old {
-                self.up(at as usize);
+                self.up(at);
             } else {
-                self.down(at as usize);
+                self.down(at);
             }
         }
     }
@@ -112,68 +136,66 @@ impl Order {
             return;
         }
         self.place[option] = self.heap.len() as u32;
-        self.heap.push(option as u32);
+        self.heap.push(Entry {
+            score: self.score[option],
+            option: option as u32,
+        });
         self.up(self.heap.len() - 1);
     }
 
     /// Takes out the option of highest score.
     pub(super) fn pop(&mut self) -> Option<usize> {
-        let top = *self.heap.first()?;
+        let top = self.heap.first()?.option;
         let last = self.heap.pop()?;
         self.place[top as usize] = ABSENT;
         if !self.heap.is_empty() {
-            self.heap[0] = last;
-            self.place[last as usize] = 0;
+            self.put(0, last);
             self.down(0);
         }
         Some(top as usize)
     }
 
-    fn before(&self, a: u32, b: u32) -> bool {
-        let (x, y) = (self.score[a as usize], self.score[b as usize]);
-        x > y || (x == y && a < b)
-    }
-
     fn up(&mut self, mut at: usize) {
-        let o = self.heap[at];
+        let entry = self.heap[at];
         while at > 0 {
-            let parent = (at - 1) / 2;
-            if !self.before(o, self.heap[parent]) {
+            let parent = (at - 1) / ARITY;
+            if !entry.before(&self.heap[parent]) {
                 break;
             }
             self.put(at, self.heap[parent]);
             at = parent;
         }
-        self.put(at, o);
+        self.put(at, entry);
     }
 
-    /// Places option `o` at `at` in the heap.
-    fn put(&mut self, at: usize, o: u32) {
-        self.heap[at] = o;
-        self.place[o as usize] = at as u32;
+    /// Places `entry` at `at` in the heap.
+    #[inline(always)]
+    fn put(&mut self, at: usize, entry: Entry) {
+        self.heap[at] = entry;
+        self.place[entry.option as usize] = at as u32;
     }
 
     fn down(&mut self, mut at: usize) {
-        let o = self.heap[at];
+        let entry = self.heap[at];
+        let len = self.heap.len();
         loop {
-            let left = 2 * at + 1;
-            if left >= self.heap.len() {
+            let first = ARITY * at + 1;
+            if first >= len {
                 break;
             }
-            let right = left + 1;
-            let child = if right < self.heap.len() && self.before(self.heap[right], self.heap[left])
-            {
-                right
-            } else {
-                left
-            };
-            if !self.before(self.heap[child], o) {
+            let mut child = first;
+            for c in first + 1..(first + ARITY).min(len) {
+                if self.heap[c].before(&self.heap[child]) {
+                    child = c;
+                }
+            }
+            if !self.heap[child].before(&entry) {
                 break;
             }
             self.put(at, self.heap[child]);
             at = child;
         }
-        self.put(at, o);
+        self.put(at, entry);
     }
 }
 
@@ -260,5 +282,36 @@ mod tests {
         assert_eq!(sorted, (0..50).collect::<Vec<_>>());
         let last = one[49];
         assert_eq!(popped(1, Some(last))[0], last);
+    }
+
+    #[test]
+    fn pops_follow_the_scores_through_any_mix_of_rewards_pops_and_inserts() {
+        let mut random = crate::xorshift::XorShift(7);
+        let options = 300;
+        let mut order = Order::new(options);
+        order.break_ties(3);
+        let mut out = Vec::new();
+        for round in 0..2000 {
+            let o = random.next_u64() as usize % options;
+            match random.next_u64() % 6 {
+                0 => order.in_conflict(o),
+                1 => order.after_conflict(),
+                2 => {
+                    if let Some(p) = order.pop() {
+                        out.push(p);
+                    }
+                }
+                3 => {
+                    if let Some(p) = out.pop() {
+                        order.insert(p);
+                    }
+                }
+                _ => order.reward(o, round % 3 == 0),
+            }
+        }
+        let mut expected: Vec<usize> = (0..options).filter(|o| !out.contains(o)).collect();
+        expected.sort_by(|&a, &b| order.score[b].total_cmp(&order.score[a]).then(a.cmp(&b)));
+        let popped: Vec<usize> = std::iter::from_fn(|| order.pop()).collect();
+        assert_eq!(popped, expected);
     }
 }
