@@ -1,5 +1,5 @@
 //! The order of choices: options by conflict history (CHB, Liang, Ganesh, Poupart and
-//! Czarnecki 2016), in a binary heap that keeps every unassigned option and can take one
+//! Czarnecki 2016), in a four-way heap that keeps every unassigned option and can take one
 //! back in when it is unassigned.
 //!
 //! Each time an option gets a value, its score moves towards a reward: the closer the
