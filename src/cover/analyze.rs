@@ -56,6 +56,7 @@ impl CoverSolver {
         };
         self.learnt[0] = self.false_literal(uip);
         self.minimize();
+        self.shrink();
         let jump = self.place_jump_literal();
         (jump, self.distinct_levels())
     }
@@ -117,6 +118,117 @@ impl CoverSolver {
             self.antecedents = antecedents;
         }
         true
+    }
+
+    /// Replaces the literals of each earlier level in `learnt[1..]` by one literal of
+    /// that level that implies them all, where there is one (all-UIP shrinking, Fleury
+    /// and Biere 2020): the clause keeps its levels and asserts the same literal, with
+    /// fewer literals to watch and to resolve on. Levels go from the highest down, since
+    /// a level's walk may lean on the clause's literals of lower levels.
+    fn shrink(&mut self) {
+        if self.learnt.len() < 3 {
+            return;
+        }
+        let rest = &mut self.learnt[1..];
+        let level = &self.level;
+        rest.sort_unstable_by_key(|&l| std::cmp::Reverse(level[option_of(l)]));
+        for &l in &self.learnt {
+            self.seen[option_of(l)] = true;
+        }
+        let abstract_levels = self.learnt[1..].iter().fold(0u32, |acc, &l| {
+            acc | abstract_level(self.level[option_of(l)])
+        });
+        self.shrunk.clear();
+        self.shrunk.push(self.learnt[0]);
+        let mut from = 1;
+        while from < self.learnt.len() {
+            let at_level = self.level[option_of(self.learnt[from])];
+            let mut to = from + 1;
+            while to < self.learnt.len() && self.level[option_of(self.learnt[to])] == at_level {
+                to += 1;
+            }
+            match (to - from > 1)
+                .then(|| self.level_uip(at_level, to - from, abstract_levels))
+                .flatten()
+            {
+                Some(uip) => self.shrunk.push(self.false_literal(uip)),
+                None => {
+                    for k in from..to {
+                        let l = self.learnt[k];
+                        self.shrunk.push(l);
+                    }
+                }
+            }
+            from = to;
+        }
+        for &l in &self.learnt {
+            self.seen[option_of(l)] = false;
+        }
+        std::mem::swap(&mut self.learnt, &mut self.shrunk);
+        debug_assert!(self
+            .learnt
+            .iter()
+            .all(|&l| self.literal_value(l) == super::solver::FALSE));
+    }
+
+    /// The option of `level` whose value, with the clause's literals of lower levels,
+    /// implies the values of the `count` options of that level marked `seen`: found by
+    /// walking that level's trail back from its end, resolving each marked option on its
+    /// reason until one is left. `None` if a reason leans on a lower level's option that
+    /// is not in the clause. Marks added on the way are cleared again.
+    fn level_uip(&mut self, level: u32, count: usize, abstract_levels: u32) -> Option<usize> {
+        let start = self.limits[level as usize - 1] as usize;
+        let end = self
+            .limits
+            .get(level as usize)
+            .map_or(self.trail.len(), |&e| e as usize);
+        let mut pending = count;
+        let top = self.cleared.len();
+        let mut uip = None;
+        for at in (start..end).rev() {
+            let o = option_of(self.trail[at]);
+            if !self.seen[o] {
+                continue;
+            }
+            pending -= 1;
+            if pending == 0 {
+                uip = Some(o);
+                break;
+            }
+            self.explain(o);
+            let antecedents = std::mem::take(&mut self.antecedents);
+            let mut leans_outside = false;
+            for &a in &antecedents {
+                let a = a as usize;
+                if self.level[a] != 0
+                    && self.level[a] < level
+                    && !self.seen[a]
+                    && (self.reason[a] == Reason::Decision || !self.redundant(a, abstract_levels))
+                {
+                    leans_outside = true;
+                    break;
+                }
+            }
+            if !leans_outside {
+                for &a in &antecedents {
+                    let a = a as usize;
+                    if self.level[a] == level && !self.seen[a] {
+                        self.seen[a] = true;
+                        self.cleared.push(a as u32);
+                        pending += 1;
+                    }
+                }
+            }
+            self.antecedents = antecedents;
+            if leans_outside {
+                break;
+            }
+        }
+        for &c in &self.cleared[top..] {
+            self.seen[c as usize] = false;
+        }
+        self.cleared.truncate(top);
+        uip
     }
 
     /// Moves a literal of the highest level among `learnt[1..]` to position 1; returns

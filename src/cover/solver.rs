@@ -72,7 +72,7 @@ const CHECK_EVERY: u64 = 256;
 
 const UNSET: i8 = 0;
 const TRUE: i8 = 1;
-const FALSE: i8 = -1;
+pub(super) const FALSE: i8 = -1;
 const NONE: u32 = u32::MAX;
 
 /// A conflict-driven solver for one [`ExactCover`] problem.
@@ -100,7 +100,7 @@ pub struct CoverSolver {
     target_size: usize,
     /// True literals in the order they were set; `limits[d]` is where level `d + 1` starts.
     pub(super) trail: Vec<u32>,
-    limits: Vec<u32>,
+    pub(super) limits: Vec<u32>,
     /// Literals before this have had their consequences drawn (and the item counters
     /// count them).
     head: usize,
@@ -112,6 +112,8 @@ pub struct CoverSolver {
     /// Conflict analysis' scratch: per option, whether it is in the clause being learned.
     pub(super) seen: Vec<bool>,
     pub(super) learnt: Vec<u32>,
+    /// [`shrink`](Self::shrink)'s scratch: the clause being rebuilt.
+    pub(super) shrunk: Vec<u32>,
     pub(super) stack: Vec<u32>,
     pub(super) cleared: Vec<u32>,
     pub(super) antecedents: Vec<u32>,
@@ -179,6 +181,7 @@ impl CoverSolver {
             order: Order::new(options),
             seen: vec![false; options],
             learnt: Vec::new(),
+            shrunk: Vec::new(),
             stack: Vec::new(),
             cleared: Vec::new(),
             antecedents: Vec::new(),
@@ -570,7 +573,7 @@ impl CoverSolver {
         2 * o as u32 + u32::from(self.value[o] == TRUE)
     }
 
-    fn literal_value(&self, lit: u32) -> i8 {
+    pub(super) fn literal_value(&self, lit: u32) -> i8 {
         let v = self.value[option_of(lit)];
         if lit & 1 == 0 {
             v
