@@ -1,7 +1,9 @@
 //! Conflict analysis: from a clash back along the reasons to the first unique implication
 //! point of the current level (1UIP), giving a clause that is false now and asserts one
 //! literal after the jump back; then the literals that other literals of the clause imply
-//! are dropped (recursive minimisation, as in MiniSat).
+//! are dropped (recursive minimisation, as in MiniSat), and each earlier level's
+//! literals give way to one literal of that level that implies them, where there is one
+//! (all-UIP shrinking, as in Kissat).
 //!
 //! Every reason is a clause over the options: an option out because another that shares
 //! an item is chosen (two literals), an option chosen because its item has no other left

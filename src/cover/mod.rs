@@ -11,7 +11,8 @@
 //! primary item with a single option left chooses it. Those two rules run on counters per
 //! item, not on the quadratic clauses an encoding would need. A conflict is explained in
 //! the same terms (this option is out because that one covers the same item; this option
-//! is in because it is the last of its item), the explanation becomes a learned clause,
+//! is in because it is the last of its item), the explanation becomes a learned clause
+//! (minimised, and shrunk to one literal per earlier level where one implies the rest),
 //! and the search jumps back to where the clause first applies. Choices come from each
 //! option's conflict history (CHB: how recently it took part in a conflict when it was
 //! set) with target and saved phases, and the search restarts on the Luby sequence.
