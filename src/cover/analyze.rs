@@ -65,9 +65,7 @@ impl CoverSolver {
 
     /// Drops the literals of `learnt[1..]` implied by the others, and clears `seen`.
     fn minimize(&mut self) {
-        let abstract_levels = self.learnt[1..].iter().fold(0u32, |acc, &l| {
-            acc | abstract_level(self.level[option_of(l)])
-        });
+        let abstract_levels = self.abstract_levels();
         // Every literal of the clause is cleared at the end, the dropped ones too.
         self.cleared.clear();
         self.cleared
@@ -76,7 +74,7 @@ impl CoverSolver {
         for i in 1..self.learnt.len() {
             let lit = self.learnt[i];
             let o = option_of(lit);
-            if self.reason[o] == Reason::Decision || !self.redundant(o, abstract_levels) {
+            if !self.implied(o, abstract_levels) {
                 self.learnt[kept] = lit;
                 kept += 1;
             }
@@ -86,6 +84,19 @@ impl CoverSolver {
         }
         self.cleared.clear();
         self.learnt.truncate(kept);
+    }
+
+    /// The levels of `learnt[1..]`, as a summary of [`abstract_level`] bits.
+    fn abstract_levels(&self) -> u32 {
+        self.learnt[1..]
+            .iter()
+            .fold(0, |acc, &l| acc | abstract_level(self.level[option_of(l)]))
+    }
+
+    /// Whether option `o`, not a decision, has a literal that follows from the clause's
+    /// ([`redundant`](Self::redundant)).
+    fn implied(&mut self, o: usize, abstract_levels: u32) -> bool {
+        self.reason[o] != Reason::Decision && self.redundant(o, abstract_levels)
     }
 
     /// Whether option `o`'s literal follows from literals already in the clause (marked
@@ -137,9 +148,7 @@ impl CoverSolver {
         for &l in &self.learnt {
             self.seen[option_of(l)] = true;
         }
-        let abstract_levels = self.learnt[1..].iter().fold(0u32, |acc, &l| {
-            acc | abstract_level(self.level[option_of(l)])
-        });
+        let abstract_levels = self.abstract_levels();
         self.shrunk.clear();
         self.shrunk.push(self.learnt[0]);
         let mut from = 1;
@@ -149,17 +158,14 @@ impl CoverSolver {
             while to < self.learnt.len() && self.level[option_of(self.learnt[to])] == at_level {
                 to += 1;
             }
-            match (to - from > 1)
-                .then(|| self.level_uip(at_level, to - from, abstract_levels))
-                .flatten()
-            {
+            let uip = if to - from > 1 {
+                self.level_uip(at_level, to - from, abstract_levels)
+            } else {
+                None
+            };
+            match uip {
                 Some(uip) => self.shrunk.push(self.false_literal(uip)),
-                None => {
-                    for k in from..to {
-                        let l = self.learnt[k];
-                        self.shrunk.push(l);
-                    }
-                }
+                None => self.shrunk.extend_from_slice(&self.learnt[from..to]),
             }
             from = to;
         }
@@ -177,7 +183,8 @@ impl CoverSolver {
     /// implies the values of the `count` options of that level marked `seen`: found by
     /// walking that level's trail back from its end, resolving each marked option on its
     /// reason until one is left. `None` if a reason leans on a lower level's option that
-    /// is not in the clause. Marks added on the way are cleared again.
+    /// is neither in the clause nor implied by it. Marks added on the way are cleared
+    /// again.
     fn level_uip(&mut self, level: u32, count: usize, abstract_levels: u32) -> Option<usize> {
         let start = self.limits[level as usize - 1] as usize;
         let end = self
@@ -205,7 +212,7 @@ impl CoverSolver {
                 if self.level[a] != 0
                     && self.level[a] < level
                     && !self.seen[a]
-                    && (self.reason[a] == Reason::Decision || !self.redundant(a, abstract_levels))
+                    && !self.implied(a, abstract_levels)
                 {
                     leans_outside = true;
                     break;

@@ -3,8 +3,9 @@
 //!
 //! On hard problems the time a learning search takes depends heavily on its first
 //! choices, and differently seeded searches of one board finish at widely different
-//! times. Racing a few seeds on spare cores takes the luckier one. A race must not change the answer, though, only its
-//! speed: with one thread or four, a problem with several covers must get the same one.
+//! times. Racing a few seeds on spare cores takes the luckier one. A race must not change
+//! the answer, though, only its speed: with one thread or four, a problem with several
+//! covers must get the same one.
 //! So the answers that end a race are those that cannot differ between searches: the
 //! first search (seed 0, the one [`CoverSolver::solve`] makes) ending in any way; another
 //! search proving that there is no cover, or finding one and proving it the only one; any
