@@ -45,7 +45,57 @@ fn next(state: &mut u64) -> u64 {
     *state
 }
 
+/// The options that take a value, and the flags.
+const VALUED: [&str; 6] = [
+    "--size",
+    "--seeds",
+    "--keep",
+    "--limit",
+    "--threads",
+    "--cnf",
+];
+const FLAGS: [&str; 7] = [
+    "--print",
+    "--engine",
+    "--learning",
+    "--large",
+    "--stats",
+    "--unique",
+    "--help",
+];
+
+const USAGE: &str = "usage: large [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] \
+[--engine | --learning | --large] [--threads N] [--unique] [--stats] [--print | --cnf DIR]";
+
+/// Stops with the usage on `--help`, and with it and an error on anything else unknown
+/// (a typo would otherwise start the whole default run).
+fn check_args() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        if a == "--help" {
+            println!("{USAGE}");
+            std::process::exit(0);
+        }
+        if VALUED.contains(&a) {
+            if i + 1 == args.len() {
+                eprintln!("large: {a} needs a value\n{USAGE}");
+                std::process::exit(2);
+            }
+            i += 2;
+            continue;
+        }
+        if !FLAGS.contains(&a) {
+            eprintln!("large: unexpected argument {a:?}\n{USAGE}");
+            std::process::exit(2);
+        }
+        i += 1;
+    }
+}
+
 fn main() {
+    check_args();
     let size = arg("--size").unwrap_or_else(|| "6x6".into());
     let (r, c) = size.split_once('x').expect("RxC");
     let shape = BoxShape {
