@@ -10,6 +10,9 @@
 //! then learning (`sudoku::large`) at every size, and `--stats` prints each board's
 //! search statistics to stderr. `--threads N` races N learning searches on threads
 //! (`cover::solve_raced`); times are then wall time, else the thread's CPU time.
+//! `--search-seed K` solves each board by one learning search seeded `K`
+//! (`CoverSolver::set_seed`; 0 is the search `bitcsp` makes), on the calling thread: how
+//! differently seeded searches fare on the same boards, for weighing a race of seeds.
 //! `--unique` counts each board's solutions to two instead (as `sudoku solve --unique`
 //! does), by `sudoku::large::count`: a board counts as answered when the count ends. Grids come from `sudoku::workshop::Generator::grid`
 //! (seeded), so the instances are the same on every run; `--print` writes the puzzles
@@ -19,6 +22,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use bitcsp::cover::{CoverOutcome, CoverSolver};
 use bitcsp::sudoku::large;
 use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::workshop::{Generator, Symmetry};
@@ -46,8 +50,9 @@ fn next(state: &mut u64) -> u64 {
 }
 
 /// The options that take a value, and the flags.
-const VALUED: [&str; 6] = [
+const VALUED: [&str; 7] = [
     "--size",
+    "--search-seed",
     "--seeds",
     "--keep",
     "--limit",
@@ -65,7 +70,8 @@ const FLAGS: [&str; 7] = [
 ];
 
 const USAGE: &str = "usage: large [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] \
-[--engine | --learning | --large] [--threads N] [--unique] [--stats] [--print | --cnf DIR]";
+[--engine | --learning | --large | --search-seed K] [--threads N] [--unique] [--stats] \
+[--print | --cnf DIR]";
 
 /// Stops with the usage on `--help`, and with it and an error on anything else unknown
 /// (a typo would otherwise start the whole default run).
@@ -116,6 +122,7 @@ fn main() {
     let stats = std::env::args().any(|a| a == "--stats");
     let threads: usize = arg("--threads").and_then(|t| t.parse().ok()).unwrap_or(1);
     let unique = std::env::args().any(|a| a == "--unique");
+    let search_seed: Option<u64> = arg("--search-seed").map(|k| k.parse().expect("a seed"));
     let n = shape.side();
     let mut times = Vec::new();
     let mut unsolved = Vec::new();
@@ -147,6 +154,8 @@ fn main() {
         };
         let found = if unique {
             count_to_two(&puzzle, &run)
+        } else if let Some(k) = search_seed {
+            solve_seeded(&puzzle, k, &run)
         } else if learning {
             solve_by_learning(&puzzle, &run)
         } else if large || (n >= learning::LEARNING_SIDE && !engine) {
@@ -208,6 +217,22 @@ fn solve_by_learning(puzzle: &Board, run: &Run) -> Option<Board> {
     })
     .expect("a valid board");
     found(outcome, &s, run)
+}
+
+/// A solution by one learning search seeded `k`.
+fn solve_seeded(puzzle: &Board, k: u64, run: &Run) -> Option<Board> {
+    let (problem, forced) = learning::exact_cover(puzzle);
+    let mut solver = CoverSolver::new(&problem);
+    solver.set_seed(k).set_time_limit(Some(run.limit));
+    let outcome = solver.solve(&forced).expect("a valid board");
+    if run.stats {
+        eprintln!("seed {}: {:?}", run.seed, solver.stats());
+    }
+    match outcome {
+        CoverOutcome::Solution(chosen) => Some(learning::decode(puzzle, &chosen)),
+        CoverOutcome::Unsatisfiable => panic!("seed {}: no solution claimed", run.seed),
+        CoverOutcome::Stopped(_) => None,
+    }
 }
 
 /// A solution as `bitcsp sudoku solve` finds one on a large board.
