@@ -206,18 +206,11 @@ impl CoverSolver {
             }
             self.explain(o);
             let antecedents = std::mem::take(&mut self.antecedents);
-            let mut leans_outside = false;
-            for &a in &antecedents {
+            let leans_outside = antecedents.iter().any(|&a| {
                 let a = a as usize;
-                if self.level[a] != 0
-                    && self.level[a] < level
-                    && !self.seen[a]
-                    && !self.implied(a, abstract_levels)
-                {
-                    leans_outside = true;
-                    break;
-                }
-            }
+                let lower = self.level[a] != 0 && self.level[a] < level;
+                lower && !self.seen[a] && !self.implied(a, abstract_levels)
+            });
             if !leans_outside {
                 for &a in &antecedents {
                     let a = a as usize;

@@ -224,15 +224,12 @@ fn solve_seeded(puzzle: &Board, k: u64, run: &Run) -> Option<Board> {
     let (problem, forced) = learning::exact_cover(puzzle);
     let mut solver = CoverSolver::new(&problem);
     solver.set_seed(k).set_time_limit(Some(run.limit));
-    let outcome = solver.solve(&forced).expect("a valid board");
-    if run.stats {
-        eprintln!("seed {}: {:?}", run.seed, solver.stats());
-    }
-    match outcome {
-        CoverOutcome::Solution(chosen) => Some(learning::decode(puzzle, &chosen)),
-        CoverOutcome::Unsatisfiable => panic!("seed {}: no solution claimed", run.seed),
-        CoverOutcome::Stopped(_) => None,
-    }
+    let outcome = match solver.solve(&forced).expect("a valid board") {
+        CoverOutcome::Solution(chosen) => Learned::Solved(learning::decode(puzzle, &chosen)),
+        CoverOutcome::Unsatisfiable => Learned::NoSolution,
+        CoverOutcome::Stopped(reason) => Learned::Stopped(reason),
+    };
+    found(outcome, &solver.stats(), run)
 }
 
 /// A solution as `bitcsp sudoku solve` finds one on a large board.
