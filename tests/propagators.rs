@@ -477,11 +477,20 @@ fn boolean_cases() -> Vec<Case> {
     ]
 }
 
-/// A comparison of one of six shapes over `x` (and `y`, and `z`), and its predicate.
+/// A comparison of one of eight shapes over `x` (and `y`, and `z`), and its predicate.
 fn comparison(v: &[VarId], r: &mut Random) -> (bitcsp::LinearConstraint, Holds) {
     let c = r.below(5) as i32 - 2;
     let (x, y, z) = (v[1], v[2], v[3]);
-    match r.below(6) {
+    match r.below(8) {
+        // Scheduling's ordering of two tasks: x + d ≤ y, and x + d < y.
+        6 => (
+            (x + c).at_most(y),
+            Box::new(move |t: &[i32]| t[1] + c <= t[2]),
+        ),
+        7 => (
+            (x + c).less_than(y),
+            Box::new(move |t: &[i32]| t[1] + c < t[2]),
+        ),
         0 => (x.equals(c), Box::new(move |t: &[i32]| t[1] == c)),
         1 => (x.at_most(c), Box::new(move |t: &[i32]| t[1] <= c)),
         2 => (x.equals(y + c), Box::new(move |t: &[i32]| t[1] == t[2] + c)),

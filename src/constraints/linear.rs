@@ -52,16 +52,41 @@ impl Linear {
         self.vars.len()
     }
 
+    /// The terms alone, with no relation: for a constraint that chooses the bounds on
+    /// the sum at each run (a reified sum: [`Linear::narrow`], [`Linear::sum_range`]).
+    pub(crate) fn terms(vars: &[usize], coeffs: &[i32]) -> Self {
+        let mut linear = Linear::new(vars, coeffs, Relation::AtMost, 0);
+        linear.at_most = None;
+        linear
+    }
+
+    /// The terms' variables and coefficients, without those of coefficient zero.
+    pub(crate) fn terms_iter(&self) -> impl Iterator<Item = (usize, i128)> + '_ {
+        self.vars.iter().copied().zip(self.coeffs.iter().copied())
+    }
+
     /// Narrows every variable's bounds until none moves (a narrowed bound can tighten
     /// the others), or fails when the bounds cannot reach the right-hand side. Kept out
     /// of the engine's dispatch loop, whose code the other models' speed depends on.
     #[inline(never)]
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        let terms = &mut scratch[..self.vars.len()];
         // An absent side as a bound no sum reaches (terms are below 2^62 in size, and
         // fewer than 2^32 of them), so that the pass needs no `Option`s.
         let most = self.at_most.unwrap_or(UNBOUNDED);
         let least = self.at_least.unwrap_or(-UNBOUNDED);
+        self.narrow(e, scratch, least, most)
+    }
+
+    /// Narrows the bounds until the sum can lie in `least..=most` (either may be
+    /// [`UNBOUNDED`] or its negation), whatever the constraint's own relation.
+    pub(crate) fn narrow(
+        &self,
+        e: &mut Engine,
+        scratch: &mut [u64],
+        least: i128,
+        most: i128,
+    ) -> Result<(), Conflict> {
+        let terms = &mut scratch[..self.vars.len()];
         loop {
             let (low, high) = self.sum_bounds(e, terms)?;
             if low > most || high < least {
@@ -97,6 +122,16 @@ impl Linear {
         }
     }
 
+    /// The smallest and largest values the whole sum can take within the current bounds
+    /// (`scratch` as for [`Linear::narrow`]).
+    pub(crate) fn sum_range(
+        &self,
+        e: &Engine,
+        scratch: &mut [u64],
+    ) -> Result<(i128, i128), Conflict> {
+        self.sum_bounds(e, &mut scratch[..self.vars.len()])
+    }
+
     /// The smallest and largest values the whole sum can take within the bounds; each
     /// variable's bounds are kept in `terms` (packed), so that the pass reads them once.
     fn sum_bounds(&self, e: &Engine, terms: &mut [u64]) -> Result<(i128, i128), Conflict> {
@@ -113,7 +148,7 @@ impl Linear {
 }
 
 /// Beyond any sum of terms: stands for an absent side of the comparison.
-const UNBOUNDED: i128 = 1 << 110;
+pub(crate) const UNBOUNDED: i128 = 1 << 110;
 
 /// A variable's packed bounds.
 fn bounds(word: u64) -> (i128, i128) {

@@ -53,7 +53,7 @@ pub(crate) use forbidden::Forbidden;
 use knapsack::Knapsack;
 use linear::Linear;
 pub(crate) use locked_values::LockedValues;
-use logic::{Clauses, Indicators, Lit, Reification, WordIndicators};
+use logic::{Clauses, Indicators, Lit, Reification, ReifiedLinear, WordIndicators};
 pub(crate) use not_equal::NotEqual;
 pub(crate) use scheduling::Cumulative;
 use table::Table;
@@ -79,6 +79,7 @@ pub(crate) enum Constraint {
     LockedValues(LockedValues),
     Family(Arc<Family>),
     Linear(Linear),
+    ReifiedLinear(Box<ReifiedLinear>),
     Knapsack(Knapsack),
     Custom(Custom),
 }
@@ -98,6 +99,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.propagate(engine),
             Constraint::Family(c) => c.propagate(engine, scratch),
             Constraint::Linear(c) => c.propagate(engine, scratch),
+            Constraint::ReifiedLinear(c) => c.propagate(engine, scratch),
             Constraint::Knapsack(c) => c.propagate(engine, scratch),
             Constraint::Custom(c) => c.propagate(engine, scratch),
         }
@@ -117,6 +119,7 @@ impl Propagate for Constraint {
             Constraint::LockedValues(c) => c.vars(),
             Constraint::Family(c) => c.vars(),
             Constraint::Linear(c) => c.vars(),
+            Constraint::ReifiedLinear(c) => c.vars(),
             Constraint::Knapsack(c) => c.vars(),
             Constraint::Custom(c) => c.vars(),
         }
@@ -135,6 +138,7 @@ impl Propagate for Constraint {
             | Constraint::Table(_)
             | Constraint::Family(_)
             | Constraint::Linear(_)
+            | Constraint::ReifiedLinear(_)
             | Constraint::Knapsack(_) => Event::Change,
             Constraint::NotEqual(_) => Event::Fix,
             Constraint::Custom(c) => c.event(),
@@ -252,6 +256,7 @@ impl Constraint {
             Constraint::Table(c) => c.scratch_words(),
             Constraint::Family(c) => c.scratch_words(),
             Constraint::Linear(c) => c.scratch_words(),
+            Constraint::ReifiedLinear(c) => c.scratch_words(),
             Constraint::Knapsack(c) => c.scratch_words(),
             Constraint::Custom(c) => c.scratch_words(),
             Constraint::NotEqual(_)
@@ -356,6 +361,24 @@ pub(crate) fn compile_with(
             } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs))
+            }
+            Posted::ReifiedLinear {
+                b,
+                vars,
+                coeffs,
+                relation,
+                rhs,
+                kind,
+            } => {
+                let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
+                Constraint::ReifiedLinear(Box::new(ReifiedLinear::new(
+                    b.index(),
+                    &vars,
+                    coeffs,
+                    *relation,
+                    *rhs,
+                    *kind,
+                )))
             }
             Posted::Knapsack {
                 items,

@@ -6,7 +6,7 @@ use std::ops::Not;
 
 use super::expr::Gathered;
 use super::{check_distinct, Model};
-use crate::constraints::logic::{LinearRelation, Reification, ReifiedEqual, ReifiedLinear};
+use crate::constraints::logic::{LinearRelation, Reification, ReifiedEqual};
 use crate::error::ModelError;
 use crate::model::{Comparison, LinearConstraint};
 use crate::posted::{Posted, Relation};
@@ -252,7 +252,17 @@ impl Model {
             (&[x, y], &[-1, 1], LinearRelation::Equal) => {
                 self.post(ReifiedEqual::new(b, y, x, rhs, kind))
             }
-            _ => self.post(ReifiedLinear::new(b, &vars, &coeffs, relation, rhs, kind)),
+            _ => {
+                self.post_validated(Posted::ReifiedLinear {
+                    b,
+                    vars,
+                    coeffs,
+                    relation,
+                    rhs,
+                    kind,
+                });
+                Ok(())
+            }
         }
     }
 

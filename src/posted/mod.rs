@@ -150,8 +150,29 @@ pub(crate) enum Posted {
         index: VarId,
         z: VarId,
     },
+    /// `b ⇔ (Σ coeffs·vars relation rhs)` (or `b ⇒`, by `kind`), on a 0/1 variable `b`
+    /// that is none of `vars`.
+    ReifiedLinear {
+        b: VarId,
+        vars: Vec<VarId>,
+        coeffs: Vec<i32>,
+        relation: LinearRelation,
+        rhs: i64,
+        kind: Reification,
+    },
     /// A propagator of the user's own.
     Custom(Arc<dyn Propagator>),
+}
+
+/// The relation of a reified linear constraint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LinearRelation {
+    /// `Σ = c`
+    Equal,
+    /// `Σ ≠ c`
+    NotEqual,
+    /// `Σ ≤ c`
+    AtMost,
 }
 
 /// What a reified constraint's `b` stands for: the constraint holding exactly when `b = 1`,

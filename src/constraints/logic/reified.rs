@@ -7,8 +7,8 @@
 //!   ([`Indicators`](super::Indicators)), domain consistent.
 //! * [`ReifiedEqual`]: `b ⇔ (x = y + k)`, domain consistent while the domains have at most
 //!   [`MAX_VALUES`] values, on bounds beyond.
-//! * [`ReifiedLinear`]: `b ⇔ (Σ a·x rel c)` for `=`, `≠`, `≤`, on bounds (as the linear
-//!   constraint itself).
+//! * `b ⇔ (Σ a·x rel c)` for `=`, `≠`, `≤` is the engine's own
+//!   [`ReifiedLinear`](super::ReifiedLinear), on bounds (as the linear constraint itself).
 
 use crate::constraints::arithmetic::{equate, shifted};
 use crate::propagator::{Conflict, Domains, Propagator, Strength};
@@ -17,7 +17,7 @@ use crate::var::VarId;
 /// Domains up to this size are read value by value; larger ones by their bounds.
 pub(crate) const MAX_VALUES: u32 = 4096;
 
-pub(crate) use crate::posted::Reification;
+pub(crate) use crate::posted::{LinearRelation, Reification};
 
 /// Fixes `b` from what the domains say of the constraint: entailed (`Some(true)`) or
 /// disentailed (`Some(false)`).
@@ -109,203 +109,6 @@ impl Propagator for ReifiedEqual {
                 }
                 Ok(())
             }
-            Some(_) => Ok(()),
-            None => settle(d, b, self.kind, self.truth(d)),
-        }
-    }
-}
-
-/// The relation of a reified linear constraint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LinearRelation {
-    /// `Σ = c`
-    Equal,
-    /// `Σ ≠ c`
-    NotEqual,
-    /// `Σ ≤ c`
-    AtMost,
-}
-
-/// `b ⇔ (Σ a·x rel c)` (or `b ⇒`), on bounds.
-#[derive(Debug)]
-pub(crate) struct ReifiedLinear {
-    /// `b`, then the terms' variables.
-    vars: Vec<VarId>,
-    coeffs: Vec<i64>,
-    relation: LinearRelation,
-    rhs: i64,
-    kind: Reification,
-}
-
-impl ReifiedLinear {
-    pub(crate) fn new(
-        b: VarId,
-        vars: &[VarId],
-        coeffs: &[i32],
-        relation: LinearRelation,
-        rhs: i64,
-        kind: Reification,
-    ) -> Self {
-        ReifiedLinear {
-            vars: std::iter::once(b).chain(vars.iter().copied()).collect(),
-            coeffs: coeffs.iter().map(|&a| i64::from(a)).collect(),
-            relation,
-            rhs,
-            kind,
-        }
-    }
-
-    fn terms(&self) -> impl Iterator<Item = (VarId, i128)> + '_ {
-        self.vars[1..]
-            .iter()
-            .copied()
-            .zip(self.coeffs.iter().map(|&a| i128::from(a)))
-    }
-
-    /// The smallest and largest values of the sum.
-    fn sum_bounds(&self, d: &Domains<'_>) -> (i128, i128) {
-        self.terms().fold((0, 0), |(lo, hi), (x, a)| {
-            let (p, q) = (a * i128::from(d.min(x)), a * i128::from(d.max(x)));
-            (lo + p.min(q), hi + p.max(q))
-        })
-    }
-
-    fn truth(&self, d: &Domains<'_>) -> Option<bool> {
-        let (lo, hi) = self.sum_bounds(d);
-        let c = i128::from(self.rhs);
-        let equal = match (lo == hi && lo == c, c < lo || c > hi) {
-            (true, _) => Some(true),
-            (_, true) => Some(false),
-            _ => None,
-        };
-        match self.relation {
-            LinearRelation::Equal => equal,
-            LinearRelation::NotEqual => equal.map(|e| !e),
-            LinearRelation::AtMost if hi <= c => Some(true),
-            LinearRelation::AtMost if lo > c => Some(false),
-            LinearRelation::AtMost => None,
-        }
-    }
-
-    /// Narrows the bounds so that the sum can lie in `lo..=hi`.
-    fn enforce_range(
-        &self,
-        d: &mut Domains<'_>,
-        lo: Option<i128>,
-        hi: Option<i128>,
-    ) -> Result<(), Conflict> {
-        let (sum_lo, sum_hi) = self.sum_bounds(d);
-        if hi.is_some_and(|h| sum_lo > h) || lo.is_some_and(|l| sum_hi < l) {
-            return Err(Conflict);
-        }
-        let terms: Vec<(VarId, i128)> = self.terms().collect();
-        for (x, a) in terms {
-            let (p, q) = (a * i128::from(d.min(x)), a * i128::from(d.max(x)));
-            let (own_lo, own_hi) = (p.min(q), p.max(q));
-            // The term a·x must lie in [lo - (sum_hi - own_hi), hi - (sum_lo - own_lo)].
-            let term_lo = lo.map(|l| l - (sum_hi - own_hi));
-            let term_hi = hi.map(|h| h - (sum_lo - own_lo));
-            let (x_lo, x_hi) = if a > 0 {
-                (
-                    term_lo.map(|t| ceil_div(t, a)),
-                    term_hi.map(|t| floor_div(t, a)),
-                )
-            } else {
-                (
-                    term_hi.map(|t| ceil_div(t, a)),
-                    term_lo.map(|t| floor_div(t, a)),
-                )
-            };
-            if let Some(v) = x_lo {
-                if v > i128::from(d.max(x)) {
-                    return Err(Conflict);
-                }
-                if v > i128::from(d.min(x)) {
-                    d.set_min(x, v as i32)?;
-                }
-            }
-            if let Some(v) = x_hi {
-                if v < i128::from(d.min(x)) {
-                    return Err(Conflict);
-                }
-                if v < i128::from(d.max(x)) {
-                    d.set_max(x, v as i32)?;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// `Σ ≠ c`: once every term but one is fixed, the value that would make the sum `c`
-    /// leaves the last one; all fixed and equal to `c` fails.
-    fn enforce_not_equal(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
-        let mut open = None;
-        let mut fixed_sum = 0i128;
-        for (x, a) in self.terms() {
-            match d.value(x) {
-                Some(v) => fixed_sum += a * i128::from(v),
-                None if open.is_none() => open = Some((x, a)),
-                None => return Ok(()),
-            }
-        }
-        let rest = i128::from(self.rhs) - fixed_sum;
-        match open {
-            None if rest == 0 => Err(Conflict),
-            None => Ok(()),
-            Some((x, a)) => {
-                if rest % a == 0 {
-                    if let Ok(v) = i32::try_from(rest / a) {
-                        d.remove(x, v)?;
-                    }
-                }
-                Ok(())
-            }
-        }
-    }
-
-    /// Enforces the relation (`holds`) or its negation.
-    fn enforce(&self, d: &mut Domains<'_>, holds: bool) -> Result<(), Conflict> {
-        let c = i128::from(self.rhs);
-        match (self.relation, holds) {
-            (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => {
-                self.enforce_range(d, Some(c), Some(c))
-            }
-            (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => {
-                self.enforce_not_equal(d)
-            }
-            (LinearRelation::AtMost, true) => self.enforce_range(d, None, Some(c)),
-            (LinearRelation::AtMost, false) => self.enforce_range(d, Some(c + 1), None),
-        }
-    }
-}
-
-fn floor_div(a: i128, b: i128) -> i128 {
-    let q = a / b;
-    if (a % b != 0) && ((a < 0) != (b < 0)) {
-        q - 1
-    } else {
-        q
-    }
-}
-
-fn ceil_div(a: i128, b: i128) -> i128 {
-    -floor_div(-a, b)
-}
-
-impl Propagator for ReifiedLinear {
-    fn name(&self) -> &str {
-        "reified linear"
-    }
-
-    fn vars(&self) -> &[VarId] {
-        &self.vars
-    }
-
-    fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
-        let b = self.vars[0];
-        match d.value(b) {
-            Some(1) => self.enforce(d, true),
-            Some(_) if self.kind == Reification::Full => self.enforce(d, false),
             Some(_) => Ok(()),
             None => settle(d, b, self.kind, self.truth(d)),
         }

@@ -1,0 +1,130 @@
+//! `b ⇔ (Σ a·x rel c)` (or `b ⇒`) for `=`, `≠` and `≤`, on bounds, in the engine's own
+//! form: the sum's bounds come from the store and narrow through the same pass as the
+//! [`Linear`] constraint, with no public-layer wrapper around it. Scheduling models post
+//! one such constraint per ordering of two tasks (`b ⇔ s₁ + d₁ ≤ s₂`), so it runs hundreds
+//! of times per search node there (`cargo bench --bench logic -- jobshop`).
+
+use crate::constraints::linear::{Linear, UNBOUNDED};
+use crate::posted::{LinearRelation, Reification};
+use crate::propagate::{Conflict, Engine};
+
+/// The compiled reified sum.
+#[derive(Clone, Debug)]
+pub(crate) struct ReifiedLinear {
+    /// `b`, then the terms' variables (store indices), as the engine watches them.
+    vars: Vec<usize>,
+    /// The terms, with no relation of their own: each run picks the bounds to enforce.
+    sum: Linear,
+    relation: LinearRelation,
+    rhs: i128,
+    kind: Reification,
+}
+
+impl ReifiedLinear {
+    /// `b ⇔ Σ coeffs·vars relation rhs` (`b` none of `vars`, its domain within `{0, 1}`).
+    pub(crate) fn new(
+        b: usize,
+        vars: &[usize],
+        coeffs: &[i32],
+        relation: LinearRelation,
+        rhs: i64,
+        kind: Reification,
+    ) -> Self {
+        ReifiedLinear {
+            vars: std::iter::once(b).chain(vars.iter().copied()).collect(),
+            sum: Linear::terms(vars, coeffs),
+            relation,
+            rhs: i128::from(rhs),
+            kind,
+        }
+    }
+
+    pub(crate) fn vars(&self) -> &[usize] {
+        &self.vars
+    }
+
+    /// The sum's scratch words: one per term.
+    pub(crate) fn scratch_words(&self) -> usize {
+        self.vars.len() - 1
+    }
+
+    /// With `b` fixed, enforces the relation or its negation; with `b` open, fixes it once
+    /// the bounds decide the relation. Either way the run ends at its own fixed point:
+    /// the sum's narrowing repeats until no bound moves, and a `b` fixed from the bounds
+    /// leaves nothing to enforce.
+    #[inline(never)]
+    pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        let b = self.vars[0];
+        match e.store.fixed_value(b) {
+            Some(1) => self.enforce(e, scratch, true),
+            Some(_) if self.kind == Reification::Full => self.enforce(e, scratch, false),
+            Some(_) => Ok(()),
+            None => self.settle(e, scratch, b),
+        }
+    }
+
+    /// Enforces the relation (`holds`) or its negation.
+    fn enforce(&self, e: &mut Engine, scratch: &mut [u64], holds: bool) -> Result<(), Conflict> {
+        let c = self.rhs;
+        match (self.relation, holds) {
+            (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => {
+                self.sum.narrow(e, scratch, c, c)
+            }
+            (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => self.exclude(e, c),
+            (LinearRelation::AtMost, true) => self.sum.narrow(e, scratch, -UNBOUNDED, c),
+            (LinearRelation::AtMost, false) => self.sum.narrow(e, scratch, c + 1, UNBOUNDED),
+        }
+    }
+
+    /// `Σ ≠ c`: once every term but one is fixed, the value that would make the sum `c`
+    /// leaves the last one; every term fixed with the sum `c` fails. (A wide variable
+    /// loses such a value only at its bounds; it is checked again once fixed, since any
+    /// change wakes this constraint.)
+    fn exclude(&self, e: &mut Engine, c: i128) -> Result<(), Conflict> {
+        let mut open = None;
+        let mut fixed_sum = 0i128;
+        for (x, a) in self.sum.terms_iter() {
+            match e.store.fixed_value(x) {
+                Some(v) => fixed_sum += a * i128::from(v),
+                None if open.is_none() => open = Some((x, a)),
+                None => return Ok(()),
+            }
+        }
+        let rest = c - fixed_sum;
+        match open {
+            None if rest == 0 => Err(Conflict),
+            None => Ok(()),
+            Some((x, a)) if rest % a == 0 => match i64::try_from(rest / a) {
+                Ok(v) => e.remove(x, v),
+                Err(_) => Ok(()),
+            },
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Fixes `b` when the sum's bounds entail the relation (for a full reification) or
+    /// rule it out.
+    fn settle(&self, e: &mut Engine, scratch: &mut [u64], b: usize) -> Result<(), Conflict> {
+        let (lo, hi) = self.sum.sum_range(e, scratch)?;
+        let c = self.rhs;
+        let equal = if lo == c && hi == c {
+            Some(true)
+        } else if c < lo || c > hi {
+            Some(false)
+        } else {
+            None
+        };
+        let truth = match self.relation {
+            LinearRelation::Equal => equal,
+            LinearRelation::NotEqual => equal.map(|holds| !holds),
+            LinearRelation::AtMost if hi <= c => Some(true),
+            LinearRelation::AtMost if lo > c => Some(false),
+            LinearRelation::AtMost => None,
+        };
+        match (truth, self.kind) {
+            (Some(false), _) => e.assign(b, 0),
+            (Some(true), Reification::Full) => e.assign(b, 1),
+            _ => Ok(()),
+        }
+    }
+}
