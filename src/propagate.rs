@@ -177,7 +177,14 @@ pub(crate) struct Watchers {
     /// where the variable's bit lies in `Engine::changes` (`UNTRACKED` if nowhere) and
     /// which bit; `NO_CONSTRAINT` first for the other variables.
     single_change: Vec<SingleWatch>,
+    /// Where the bitset of disposed constraints starts in the store (bit `c % 64` of word
+    /// `c / 64` for constraint `c`), or `NO_DISPOSALS` when no constraint disposes of
+    /// itself. See [`Engine::dispose_current`].
+    disposed_from: u32,
 }
+
+/// `Watchers::disposed_from` of a model whose constraints never dispose of themselves.
+const NO_DISPOSALS: u32 = u32::MAX;
 
 /// The one constraint that watches a variable's changes, when only one does.
 #[derive(Clone, Copy, Debug)]
@@ -194,7 +201,14 @@ struct SingleWatch {
 const UNTRACKED: u32 = u32::MAX;
 
 impl Watchers {
-    pub(crate) fn new<P: Propagate>(num_vars: usize, constraints: &[P]) -> Self {
+    /// The watch lists of `constraints` over `num_vars` variables; `disposed_from` is the
+    /// store index of the words of disposed constraints, if any constraint disposes of
+    /// itself (one bit per constraint).
+    pub(crate) fn new<P: Propagate>(
+        num_vars: usize,
+        constraints: &[P],
+        disposed_from: Option<u32>,
+    ) -> Self {
         // Rows laid out flat in two passes (count, then fill in constraint order), not
         // grown one vector per variable: a model with many small constraints (a killer
         // Sudoku per puzzle) builds them once per solver.
@@ -298,6 +312,7 @@ impl Watchers {
             change,
             fix_start,
             fix,
+            disposed_from: disposed_from.unwrap_or(NO_DISPOSALS),
         }
     }
 }
@@ -479,6 +494,22 @@ impl Engine {
         } else {
             false
         }
+    }
+
+    /// Marks the running constraint as entailed by the domains as they stand: no change of
+    /// its variables wakes it again until the search backtracks above this point (the mark
+    /// is a store bit, undone with the domains). Gecode calls this subsumption. Only
+    /// constraints whose watch lists reach their variables through the lists (not a
+    /// variable's sole watcher, which is woken directly) are skipped; a disposed
+    /// constraint run anyway must do nothing wrong, as an entailed one cannot.
+    pub(crate) fn dispose_current(&mut self) {
+        let (from, c) = (self.watchers.disposed_from, self.current);
+        if from == NO_DISPOSALS || c >= MANY_CONSTRAINTS {
+            return;
+        }
+        let at = from as usize + c as usize / 64;
+        let word = self.store.word_at(at);
+        self.store.write_at(at, word | 1 << (c % 64));
     }
 
     /// Reports that `var` lost values: fails when it is empty, else wakes its watchers.
@@ -720,9 +751,14 @@ impl Engine {
             }
         }
         let (from, to) = (w.change_start[var], w.change_start[var + 1]);
+        let disposals = w.disposed_from;
         for i in from as usize..to as usize {
             let c = w.change[i];
-            if c != self.current {
+            let disposed = disposals != NO_DISPOSALS && {
+                let word = self.store.word_at(disposals as usize + c as usize / 64);
+                word >> (c % 64) & 1 == 1
+            };
+            if c != self.current && !disposed {
                 self.queue.push(c);
                 let local = w.change_local[i];
                 if local != UNTRACKED {

@@ -965,3 +965,30 @@ fn a_tuple_set_of_another_arity_is_refused() {
         })
     ));
 }
+
+/// A reified ordering that finds itself entailed stops being woken until the search
+/// backtracks above that point. Checked on a store large enough to be undone by its trail
+/// of saved words rather than by copying (the padding's fixed variables): every pair of
+/// tasks, each in 0..=3, with the literals of both orders (`b ⇔ x + 1 ≤ y`,
+/// `c ⇔ y + 1 ≤ x`, so that each task has two watchers) have exactly 16 solutions, so the
+/// count over three pairs is 16³ only if each disposal is undone on the way back.
+#[test]
+fn entailed_reified_sums_wake_again_after_backtracking() {
+    for padding in [0, 2_000] {
+        let mut model = Model::new();
+        model.new_vars(padding, 5..=5).expect("padding");
+        for _ in 0..3 {
+            let x = model.new_var(0..=3).expect("x");
+            let y = model.new_var(0..=3).expect("y");
+            let b = model.new_bool().expect("b");
+            model.reify(b.into(), (x + 1).at_most(y)).expect("reify");
+            let c = model.new_bool().expect("c");
+            model.reify(c.into(), (y + 1).at_most(x)).expect("reify");
+        }
+        assert_eq!(
+            Solver::new(&model).count(None).count,
+            16u64.pow(3),
+            "padding {padding}"
+        );
+    }
+}

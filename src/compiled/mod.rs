@@ -32,10 +32,21 @@ impl Compiled {
     pub(crate) fn new(domains: &[Domain], posted: &[Posted]) -> Self {
         let store = Store::new(domains);
         let constraints: Arc<[Constraint]> = compile(posted, &store).into();
+        let mut aux_words: usize = constraints.iter().map(Constraint::aux_words).sum();
+        // The bitset of disposed constraints follows the propagators' own words, in a
+        // model where any constraint disposes of itself.
+        let disposed_from = constraints
+            .iter()
+            .any(Constraint::disposes_of_itself)
+            .then(|| store.len() + aux_words)
+            .and_then(|from| u32::try_from(from).ok());
+        if disposed_from.is_some() {
+            aux_words += constraints.len().div_ceil(64);
+        }
         Compiled {
             layout: store.shared_layout(),
-            aux_words: constraints.iter().map(Constraint::aux_words).sum(),
-            watchers: Arc::new(Watchers::new(store.num_vars(), &constraints)),
+            aux_words,
+            watchers: Arc::new(Watchers::new(store.num_vars(), &constraints, disposed_from)),
             info: Arc::new(VarInfo::new(domains, &constraints)),
             scratch_words: constraints
                 .iter()

@@ -74,18 +74,19 @@ impl Linear {
         // fewer than 2^32 of them), so that the pass needs no `Option`s.
         let most = self.at_most.unwrap_or(UNBOUNDED);
         let least = self.at_least.unwrap_or(-UNBOUNDED);
-        self.narrow(e, scratch, least, most)
+        self.narrow(e, scratch, least, most).map(|_| ())
     }
 
     /// Narrows the bounds until the sum can lie in `least..=most` (either may be
-    /// [`UNBOUNDED`] or its negation), whatever the constraint's own relation.
+    /// [`UNBOUNDED`] or its negation), whatever the constraint's own relation; returns
+    /// the smallest and largest sums the narrowed bounds allow.
     pub(crate) fn narrow(
         &self,
         e: &mut Engine,
         scratch: &mut [u64],
         least: i128,
         most: i128,
-    ) -> Result<(), Conflict> {
+    ) -> Result<(i128, i128), Conflict> {
         let terms = &mut scratch[..self.vars.len()];
         loop {
             let (low, high) = self.sum_bounds(e, terms)?;
@@ -117,7 +118,7 @@ impl Linear {
                 }
             }
             if !moved {
-                return Ok(());
+                return Ok((low, high));
             }
         }
     }

@@ -235,6 +235,12 @@ impl Constraint {
         }
     }
 
+    /// Whether it may mark itself entailed ([`Engine::dispose_current`]), so that the
+    /// model needs the store's bitset of disposed constraints.
+    pub(crate) fn disposes_of_itself(&self) -> bool {
+        matches!(self, Constraint::ReifiedLinear(_))
+    }
+
     /// How many words of its own it keeps in the store, after the domains.
     pub(crate) fn aux_words(&self) -> usize {
         match self {

@@ -114,7 +114,7 @@ fn root_propagated(model: &Model, families: Families) -> (Option<Vec<Vec<i32>>>,
     let constraints: Vec<Constraint> = compile_with(model.posted(), &laid_out, families);
     let aux = constraints.iter().map(Constraint::aux_words).sum();
     let store = Store::with_layout(model.domains(), laid_out.shared_layout(), aux);
-    let watchers = Arc::new(Watchers::new(store.num_vars(), &constraints));
+    let watchers = Arc::new(Watchers::new(store.num_vars(), &constraints, None));
     let mut engine = Engine::new(store, &constraints, watchers);
     let scratch_words = constraints.iter().map(Constraint::scratch_words).max();
     let mut scratch = vec![0; scratch_words.unwrap_or(0)];

@@ -51,28 +51,44 @@ impl ReifiedLinear {
     /// With `b` fixed, enforces the relation or its negation; with `b` open, fixes it once
     /// the bounds decide the relation. Either way the run ends at its own fixed point:
     /// the sum's narrowing repeats until no bound moves, and a `b` fixed from the bounds
-    /// leaves nothing to enforce.
+    /// leaves nothing to enforce. Once `b` is fixed and the bounds entail what it says,
+    /// nothing below this node can wake the constraint to any effect, so it disposes of
+    /// itself: in a job shop, most orderings are decided and their tasks apart long
+    /// before the search ends.
     #[inline(never)]
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let b = self.vars[0];
-        match e.store.fixed_value(b) {
-            Some(1) => self.enforce(e, scratch, true),
-            Some(_) if self.kind == Reification::Full => self.enforce(e, scratch, false),
-            Some(_) => Ok(()),
-            None => self.settle(e, scratch, b),
+        let entailed = match e.store.fixed_value(b) {
+            Some(1) => self.enforce(e, scratch, true)?,
+            Some(_) if self.kind == Reification::Full => self.enforce(e, scratch, false)?,
+            // b = 0 in a half reification: nothing is required.
+            Some(_) => true,
+            None => self.settle(e, scratch, b)?,
+        };
+        if entailed {
+            e.dispose_current();
         }
+        Ok(())
     }
 
-    /// Enforces the relation (`holds`) or its negation.
-    fn enforce(&self, e: &mut Engine, scratch: &mut [u64], holds: bool) -> Result<(), Conflict> {
+    /// Enforces the relation (`holds`) or its negation; true when the bounds then entail
+    /// it.
+    fn enforce(&self, e: &mut Engine, scratch: &mut [u64], holds: bool) -> Result<bool, Conflict> {
         let c = self.rhs;
         match (self.relation, holds) {
             (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => {
-                self.sum.narrow(e, scratch, c, c)
+                let (lo, hi) = self.sum.narrow(e, scratch, c, c)?;
+                Ok(lo == hi)
             }
             (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => self.exclude(e, c),
-            (LinearRelation::AtMost, true) => self.sum.narrow(e, scratch, -UNBOUNDED, c),
-            (LinearRelation::AtMost, false) => self.sum.narrow(e, scratch, c + 1, UNBOUNDED),
+            (LinearRelation::AtMost, true) => {
+                let (_, hi) = self.sum.narrow(e, scratch, -UNBOUNDED, c)?;
+                Ok(hi <= c)
+            }
+            (LinearRelation::AtMost, false) => {
+                let (lo, _) = self.sum.narrow(e, scratch, c + 1, UNBOUNDED)?;
+                Ok(lo > c)
+            }
         }
     }
 
@@ -80,31 +96,41 @@ impl ReifiedLinear {
     /// leaves the last one; every term fixed with the sum `c` fails. (A wide variable
     /// loses such a value only at its bounds; it is checked again once fixed, since any
     /// change wakes this constraint.)
-    fn exclude(&self, e: &mut Engine, c: i128) -> Result<(), Conflict> {
+    fn exclude(&self, e: &mut Engine, c: i128) -> Result<bool, Conflict> {
         let mut open = None;
         let mut fixed_sum = 0i128;
         for (x, a) in self.sum.terms_iter() {
             match e.store.fixed_value(x) {
                 Some(v) => fixed_sum += a * i128::from(v),
                 None if open.is_none() => open = Some((x, a)),
-                None => return Ok(()),
+                None => return Ok(false),
             }
         }
         let rest = c - fixed_sum;
         match open {
-            None if rest == 0 => Err(Conflict),
-            None => Ok(()),
-            Some((x, a)) if rest % a == 0 => match i64::try_from(rest / a) {
-                Ok(v) => e.remove(x, v),
-                Err(_) => Ok(()),
-            },
-            Some(_) => Ok(()),
+            None => {
+                if rest == 0 {
+                    Err(Conflict)
+                } else {
+                    Ok(true)
+                }
+            }
+            Some((x, a)) => {
+                if rest % a == 0 {
+                    if let Ok(v) = i64::try_from(rest / a) {
+                        e.remove(x, v)?;
+                    }
+                }
+                // Entailed unless the value could not leave: a wide domain keeps it
+                // between its bounds until fixed.
+                Ok(!e.store.is_wide(x))
+            }
         }
     }
 
     /// Fixes `b` when the sum's bounds entail the relation (for a full reification) or
-    /// rule it out.
-    fn settle(&self, e: &mut Engine, scratch: &mut [u64], b: usize) -> Result<(), Conflict> {
+    /// rule it out; true when `b` is then fixed (and what it says entailed).
+    fn settle(&self, e: &mut Engine, scratch: &mut [u64], b: usize) -> Result<bool, Conflict> {
         let (lo, hi) = self.sum.sum_range(e, scratch)?;
         let c = self.rhs;
         let equal = if lo == c && hi == c {
@@ -122,9 +148,9 @@ impl ReifiedLinear {
             LinearRelation::AtMost => None,
         };
         match (truth, self.kind) {
-            (Some(false), _) => e.assign(b, 0),
-            (Some(true), Reification::Full) => e.assign(b, 1),
-            _ => Ok(()),
+            (Some(false), _) => e.assign(b, 0).map(|()| true),
+            (Some(true), Reification::Full) => e.assign(b, 1).map(|()| true),
+            _ => Ok(false),
         }
     }
 }
