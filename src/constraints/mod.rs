@@ -44,7 +44,7 @@ use std::iter::repeat;
 use std::sync::Arc;
 
 pub(crate) use all_different::AllDifferent;
-use arithmetic::{ElementVar, WordElement};
+use arithmetic::{Element, ElementVar, WordElement, WordLookup};
 pub(crate) use circuit::Circuit;
 pub(crate) use counting::{Among, GlobalCardinality};
 use custom::Custom;
@@ -74,6 +74,7 @@ pub(crate) enum Constraint {
     Clauses(Box<Clauses>),
     Indicators(Box<WordIndicators>),
     Element(WordElement),
+    Lookup(WordLookup),
     Table(Box<Table>),
     NotEqual(NotEqual),
     LockedValues(LockedValues),
@@ -94,6 +95,7 @@ impl Propagate for Constraint {
             Constraint::Clauses(c) => c.propagate(engine, scratch),
             Constraint::Indicators(c) => c.propagate(engine, scratch),
             Constraint::Element(c) => c.propagate(engine),
+            Constraint::Lookup(c) => c.propagate(engine),
             Constraint::Table(c) => c.propagate(engine, scratch),
             Constraint::NotEqual(c) => c.propagate(engine),
             Constraint::LockedValues(c) => c.propagate(engine),
@@ -114,6 +116,7 @@ impl Propagate for Constraint {
             Constraint::Clauses(c) => c.vars(),
             Constraint::Indicators(c) => c.vars(),
             Constraint::Element(c) => c.vars(),
+            Constraint::Lookup(c) => c.vars(),
             Constraint::Table(c) => c.vars(),
             Constraint::NotEqual(c) => c.vars(),
             Constraint::LockedValues(c) => c.vars(),
@@ -135,6 +138,7 @@ impl Propagate for Constraint {
             | Constraint::Clauses(_)
             | Constraint::Indicators(_)
             | Constraint::Element(_)
+            | Constraint::Lookup(_)
             | Constraint::Table(_)
             | Constraint::Family(_)
             | Constraint::Linear(_)
@@ -268,7 +272,8 @@ impl Constraint {
             Constraint::NotEqual(_)
             | Constraint::WideMember(_)
             | Constraint::LockedValues(_)
-            | Constraint::Element(_) => 0,
+            | Constraint::Element(_)
+            | Constraint::Lookup(_) => 0,
         }
     }
 }
@@ -420,6 +425,14 @@ pub(crate) fn compile_with(
                     Some(native) => Constraint::Element(native),
                     None => {
                         Constraint::Custom(Custom::new(Arc::new(ElementVar::new(xs, *index, *z))))
+                    }
+                }
+            }
+            Posted::Element { table, index, z } => {
+                match WordLookup::new(store, table, index.index(), z.index()) {
+                    Some(native) => Constraint::Lookup(native),
+                    None => {
+                        Constraint::Custom(Custom::new(Arc::new(Element::new(table, *index, *z))))
                     }
                 }
             }

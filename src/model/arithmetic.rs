@@ -4,11 +4,10 @@
 //! by zero, a negative exponent or a result outside `i32` has no value, so the assignment
 //! that would need one is not a solution (never a panic, never a wrapped result).
 
-use super::{check_coefficients, Model};
-use crate::constraints::arithmetic::{
-    Binary, Element, EqualOffset, Extremum, LinearNotEqual, Unary,
-};
+use super::{check_coefficients, check_distinct, Model};
+use crate::constraints::arithmetic::{Binary, EqualOffset, Extremum, LinearNotEqual, Unary};
 use crate::error::ModelError;
+use crate::posted::Posted;
 use crate::var::VarId;
 
 impl Model {
@@ -125,7 +124,14 @@ impl Model {
     /// # Errors
     /// [`ModelError::UnknownVariable`], [`ModelError::DuplicateVariable`] when `i == z`.
     pub fn element(&mut self, table: &[i32], i: VarId, z: VarId) -> Result<(), ModelError> {
-        self.post(Element::new(table, i, z))
+        self.check_vars(&[i, z])?;
+        check_distinct(&[i, z])?;
+        self.post_validated(Posted::Element {
+            table: table.to_vec(),
+            index: i,
+            z,
+        });
+        Ok(())
     }
 
     /// Requires `x = y + offset`, domain consistent (each value of either side keeps its

@@ -144,6 +144,12 @@ pub(crate) enum Posted {
     /// The variables take one of the tuples (one row of `vars.len()` values after the
     /// other).
     Table { vars: Vec<VarId>, tuples: TupleSet },
+    /// `z = table[index]` (0-based) over constants; `index` is not `z`.
+    Element {
+        table: Vec<i32>,
+        index: VarId,
+        z: VarId,
+    },
     /// `z = xs[index]` (0-based) over variables; `index` is neither `z` nor one of `xs`.
     ElementVar {
         xs: Vec<VarId>,

@@ -3,7 +3,8 @@
 //! run through the public contract, like a user's propagator: a dynamic call per run.
 //! Element over variables whose domains are one word each, which quasigroup models post
 //! by the hundred, also has an engine-native form on the store's words
-//! ([`WordElement`]).
+//! ([`WordElement`]), and so does element over constants with a one-word index and
+//! result ([`WordLookup`]).
 
 mod element;
 mod element_var;
@@ -12,6 +13,7 @@ mod function;
 mod linear_ne;
 mod min_max;
 mod word_element;
+mod word_lookup;
 
 pub(crate) use element::Element;
 pub(crate) use element_var::ElementVar;
@@ -20,6 +22,7 @@ pub(crate) use function::{Binary, Unary};
 pub(crate) use linear_ne::LinearNotEqual;
 pub(crate) use min_max::Extremum;
 pub(crate) use word_element::WordElement;
+pub(crate) use word_lookup::WordLookup;
 
 use smallvec::SmallVec;
 
