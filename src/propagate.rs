@@ -498,18 +498,33 @@ impl Engine {
 
     /// Marks the running constraint as entailed by the domains as they stand: no change of
     /// its variables wakes it again until the search backtracks above this point (the mark
-    /// is a store bit, undone with the domains). Gecode calls this subsumption. Only
-    /// constraints whose watch lists reach their variables through the lists (not a
-    /// variable's sole watcher, which is woken directly) are skipped; a disposed
-    /// constraint run anyway must do nothing wrong, as an entailed one cannot.
+    /// is a store bit, undone with the domains). Gecode calls this subsumption. The mark
+    /// is read where a variable's watch list is walked; a variable's sole watcher is woken
+    /// without looking at it, which is harmless: a run of an entailed constraint changes
+    /// nothing.
     pub(crate) fn dispose_current(&mut self) {
-        let (from, c) = (self.watchers.disposed_from, self.current);
-        if from == NO_DISPOSALS || c >= MANY_CONSTRAINTS {
+        let c = self.current;
+        if self.watchers.disposed_from == NO_DISPOSALS || c >= MANY_CONSTRAINTS {
             return;
         }
-        let at = from as usize + c as usize / 64;
+        let (at, bit) = self.disposal_bit(c);
         let word = self.store.word_at(at);
-        self.store.write_at(at, word | 1 << (c % 64));
+        self.store.write_at(at, word | bit);
+    }
+
+    /// Whether constraint `c` disposed of itself ([`Engine::dispose_current`]) above
+    /// the current point of the search, in a model with disposals.
+    #[inline]
+    fn is_disposed(&self, c: u32) -> bool {
+        let (at, bit) = self.disposal_bit(c);
+        self.store.word_at(at) & bit != 0
+    }
+
+    /// The store word and bit that mark constraint `c` disposed of.
+    #[inline]
+    fn disposal_bit(&self, c: u32) -> (usize, u64) {
+        let at = self.watchers.disposed_from as usize + c as usize / 64;
+        (at, 1 << (c % 64))
     }
 
     /// Reports that `var` lost values: fails when it is empty, else wakes its watchers.
@@ -751,14 +766,10 @@ impl Engine {
             }
         }
         let (from, to) = (w.change_start[var], w.change_start[var + 1]);
-        let disposals = w.disposed_from;
+        let disposals = w.disposed_from != NO_DISPOSALS;
         for i in from as usize..to as usize {
             let c = w.change[i];
-            let disposed = disposals != NO_DISPOSALS && {
-                let word = self.store.word_at(disposals as usize + c as usize / 64);
-                word >> (c % 64) & 1 == 1
-            };
-            if c != self.current && !disposed {
+            if c != self.current && !(disposals && self.is_disposed(c)) {
                 self.queue.push(c);
                 let local = w.change_local[i];
                 if local != UNTRACKED {

@@ -54,14 +54,15 @@ impl Linear {
 
     /// The terms alone, with no relation: for a constraint that chooses the bounds on
     /// the sum at each run (a reified sum: [`Linear::narrow`], [`Linear::sum_range`]).
-    pub(crate) fn terms(vars: &[usize], coeffs: &[i32]) -> Self {
-        let mut linear = Linear::new(vars, coeffs, Relation::AtMost, 0);
-        linear.at_most = None;
-        linear
+    pub(crate) fn terms_only(vars: &[usize], coeffs: &[i32]) -> Self {
+        Linear {
+            at_most: None,
+            ..Linear::new(vars, coeffs, Relation::AtMost, 0)
+        }
     }
 
     /// The terms' variables and coefficients, without those of coefficient zero.
-    pub(crate) fn terms_iter(&self) -> impl Iterator<Item = (usize, i128)> + '_ {
+    pub(crate) fn terms(&self) -> impl Iterator<Item = (usize, i128)> + '_ {
         self.vars.iter().copied().zip(self.coeffs.iter().copied())
     }
 

@@ -32,7 +32,7 @@ impl ReifiedLinear {
     ) -> Self {
         ReifiedLinear {
             vars: std::iter::once(b).chain(vars.iter().copied()).collect(),
-            sum: Linear::terms(vars, coeffs),
+            sum: Linear::terms_only(vars, coeffs),
             relation,
             rhs: i128::from(rhs),
             kind,
@@ -43,9 +43,9 @@ impl ReifiedLinear {
         &self.vars
     }
 
-    /// The sum's scratch words: one per term.
+    /// The sum's scratch words.
     pub(crate) fn scratch_words(&self) -> usize {
-        self.vars.len() - 1
+        self.sum.scratch_words()
     }
 
     /// With `b` fixed, enforces the relation or its negation; with `b` open, fixes it once
@@ -99,7 +99,7 @@ impl ReifiedLinear {
     fn exclude(&self, e: &mut Engine, c: i128) -> Result<bool, Conflict> {
         let mut open = None;
         let mut fixed_sum = 0i128;
-        for (x, a) in self.sum.terms_iter() {
+        for (x, a) in self.sum.terms() {
             match e.store.fixed_value(x) {
                 Some(v) => fixed_sum += a * i128::from(v),
                 None if open.is_none() => open = Some((x, a)),
@@ -108,13 +108,8 @@ impl ReifiedLinear {
         }
         let rest = c - fixed_sum;
         match open {
-            None => {
-                if rest == 0 {
-                    Err(Conflict)
-                } else {
-                    Ok(true)
-                }
-            }
+            None if rest == 0 => Err(Conflict),
+            None => Ok(true),
             Some((x, a)) => {
                 if rest % a == 0 {
                     if let Ok(v) = i64::try_from(rest / a) {
