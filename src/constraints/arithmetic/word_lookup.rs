@@ -1,8 +1,8 @@
 //! `z = table[i]` over constants when `i` and `z` have one-word domains, on the store's
 //! words: the same rule as [`Element`](super::element::Element), domain consistent, where
 //! each bit of `i` stands for at most one bit of `z` (the table's entry at that index), so
-//! that a run is one load and one OR per index left. MiniZinc writes these by the
-//! thousand (a `regular` constraint's transitions in a nonogram).
+//! that a run is one load and one OR per index left. MiniZinc writes many of these (a
+//! `regular` constraint's transitions, as in a nonogram).
 
 use crate::bits::set_bits;
 use crate::propagate::{Conflict, Engine};

@@ -1,8 +1,8 @@
 //! `b ⇔ (Σ a·x rel c)` (or `b ⇒`) for `=`, `≠` and `≤`, on bounds, in the engine's own
 //! form: the sum's bounds come from the store and narrow through the same pass as the
 //! [`Linear`] constraint, with no public-layer wrapper around it. Scheduling models post
-//! one such constraint per ordering of two tasks (`b ⇔ s₁ + d₁ ≤ s₂`), so it runs hundreds
-//! of times per search node there (`cargo bench --bench logic -- jobshop`).
+//! one such constraint per ordering of two tasks (`b ⇔ s₁ + d₁ ≤ s₂`), so it runs many
+//! times per search node there (`cargo bench --bench logic -- jobshop`).
 
 use crate::constraints::linear::{Linear, UNBOUNDED};
 use crate::posted::{LinearRelation, Reification};
