@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::bits::is_single;
+use crate::bits::{is_single, set_bits};
 use crate::store::Store;
 
 /// A constraint can no longer be satisfied (a domain became empty): the current search
@@ -52,6 +52,10 @@ pub(crate) trait Propagate {
 pub(crate) enum Event {
     /// Any removal of a value.
     Change,
+    /// A change of the smallest or largest value (a variable becoming fixed included):
+    /// for constraints that reason on bounds only, which values leaving the inside of a
+    /// domain cannot wake (Gecode's `PC_INT_BND`).
+    Bounds,
     /// Only the variable becoming fixed.
     Fix,
 }
@@ -150,11 +154,14 @@ impl Queue {
     }
 }
 
-/// For each variable, the constraints to wake on a change and on a fix (compressed rows).
+/// For each variable, the constraints to wake on a change, on a change of its bounds and
+/// on a fix (compressed rows).
 #[derive(Clone, Debug)]
 pub(crate) struct Watchers {
     change_start: Vec<u32>,
     change: Vec<u32>,
+    bound_start: Vec<u32>,
+    bound: Vec<u32>,
     fix_start: Vec<u32>,
     fix: Vec<u32>,
     /// For each variable, the one constraint watching it if only one does,
@@ -213,6 +220,7 @@ impl Watchers {
         // grown one vector per variable: a model with many small constraints (a killer
         // Sudoku per puzzle) builds them once per solver.
         let mut change_start = vec![0u32; num_vars + 1];
+        let mut bound_start = vec![0u32; num_vars + 1];
         let mut fix_start = vec![0u32; num_vars + 1];
         let mut tracked = Vec::with_capacity(constraints.len());
         for constraint in constraints {
@@ -221,21 +229,25 @@ impl Watchers {
             tracked.push(if keeps_changes { vars.len() as u32 } else { 0 });
             let counts = match constraint.event() {
                 Event::Change => &mut change_start,
+                Event::Bounds => &mut bound_start,
                 Event::Fix => &mut fix_start,
             };
             for &v in vars {
                 counts[v + 1] += 1;
             }
         }
-        for starts in [&mut change_start, &mut fix_start] {
+        for starts in [&mut change_start, &mut bound_start, &mut fix_start] {
             for v in 0..num_vars {
                 starts[v + 1] += starts[v];
             }
         }
         let mut change = vec![0u32; change_start[num_vars] as usize];
         let mut change_local = vec![0u32; change.len()];
+        let mut bound = vec![0u32; bound_start[num_vars] as usize];
         let mut fix = vec![0u32; fix_start[num_vars] as usize];
-        let (mut change_next, mut fix_next) = (change_start.clone(), fix_start.clone());
+        let mut change_next = change_start.clone();
+        let mut bound_next = bound_start.clone();
+        let mut fix_next = fix_start.clone();
         for (c, constraint) in constraints.iter().enumerate() {
             let keeps_changes = constraint.keeps_changes();
             let event = constraint.event();
@@ -250,6 +262,11 @@ impl Watchers {
                         } else {
                             UNTRACKED
                         };
+                    }
+                    Event::Bounds => {
+                        let at = bound_next[v] as usize;
+                        bound_next[v] += 1;
+                        bound[at] = c as u32;
                     }
                     Event::Fix => {
                         let at = fix_next[v] as usize;
@@ -267,16 +284,22 @@ impl Watchers {
         // Each variable's sole watcher and its single change watch, in one pass.
         let mut sole = Vec::with_capacity(num_vars);
         let mut single_change = Vec::with_capacity(num_vars);
-        for (c, f) in change_start.windows(2).zip(fix_start.windows(2)) {
-            let (from, changes, fixes) = (c[0] as usize, c[1] - c[0], f[1] - f[0]);
-            sole.push(match (changes, fixes) {
-                (1, 0) => change[from],
-                (0, 1) => fix[f[0] as usize],
-                (0, 0) => NO_CONSTRAINT,
+        let rows = change_start
+            .windows(2)
+            .zip(bound_start.windows(2))
+            .zip(fix_start.windows(2));
+        for ((c, b), f) in rows {
+            let from = c[0] as usize;
+            let (changes, bounds, fixes) = (c[1] - c[0], b[1] - b[0], f[1] - f[0]);
+            sole.push(match (changes, bounds, fixes) {
+                (1, 0, 0) => change[from],
+                (0, 1, 0) => bound[b[0] as usize],
+                (0, 0, 1) => fix[f[0] as usize],
+                (0, 0, 0) => NO_CONSTRAINT,
                 _ => MANY_CONSTRAINTS,
             });
-            single_change.push(match (changes, fixes) {
-                (1, 0) => {
+            single_change.push(match (changes, bounds, fixes) {
+                (1, 0, 0) => {
                     let (only, local) = (change[from], change_local[from]);
                     let (word, bit) = if local == UNTRACKED {
                         (UNTRACKED, 0)
@@ -310,6 +333,8 @@ impl Watchers {
             sole,
             change_start,
             change,
+            bound_start,
+            bound,
             fix_start,
             fix,
             disposed_from: disposed_from.unwrap_or(NO_DISPOSALS),
@@ -470,14 +495,40 @@ impl Engine {
             .unwrap_or(false)
     }
 
-    /// [`Engine::set_word`] for a `new` word known not to be empty, inlined: a family
-    /// writes back every cell it narrowed this way.
+    /// [`Engine::set_word`] for a `new` word known not to be empty.
     #[inline(always)]
-    pub(crate) fn write_back(&mut self, var: usize, index: usize, new: u64) {
+    fn write_back(&mut self, var: usize, index: usize, new: u64) {
         debug_assert!(new != 0, "write_back takes non-empty words only");
+        debug_assert!(
+            self.store.layout(var).len == 1,
+            "write_back takes one-word domains"
+        );
         let old = self.store.write_at(index, new);
         if old != new && self.watchers.sole[var] != self.current {
-            self.wake(var, is_single(new));
+            // The old domain's smallest and largest values, as bits: a bound moved when
+            // either of them went.
+            let ends = || (old & old.wrapping_neg()) | (1 << 63) >> old.leading_zeros();
+            self.wake(var, is_single(new), || old & !new & ends() != 0);
+        }
+    }
+
+    /// Writes `masks[i]` to the one-word domain of `vars[i]` (at store index `words[i]`)
+    /// for every `i` set in the bitset `changed`, waking watchers: how a family whose
+    /// cells others watch too hands its results back. Outlined, so that the wake-ups do
+    /// not weigh on how the family's own loops are compiled.
+    #[inline(never)]
+    pub(crate) fn write_back_changed(
+        &mut self,
+        vars: &[usize],
+        words: &[u32],
+        masks: &[u64],
+        changed: &[u64],
+    ) {
+        for (k, &bits) in changed.iter().enumerate() {
+            for i in set_bits(bits).map(|b| k * 64 + b) {
+                // Never empty: a run fails as soon as a cell empties.
+                self.write_back(vars[i], words[i] as usize, masks[i]);
+            }
         }
     }
 
@@ -527,12 +578,31 @@ impl Engine {
         (at, 1 << (c % 64))
     }
 
-    /// Reports that `var` lost values: fails when it is empty, else wakes its watchers.
+    /// Reports that `var` lost values, some of them possibly its smallest or largest:
+    /// fails when it is empty, else wakes its watchers.
+    #[inline]
     pub(crate) fn changed(&mut self, var: usize) -> Result<(), Conflict> {
         match self.store.size(var) {
             0 => Err(Conflict),
             size => {
-                self.wake(var, size == 1);
+                self.wake(var, size == 1, || true);
+                Ok(())
+            }
+        }
+    }
+
+    /// [`Engine::changed`] for a bitset `var` that lost values, of which its smallest or
+    /// largest only when `took_an_end` ([`takes_an_end`], asked before the writes): its
+    /// bound watchers wake only then.
+    pub(crate) fn changed_knowing_ends(
+        &mut self,
+        var: usize,
+        took_an_end: bool,
+    ) -> Result<(), Conflict> {
+        match self.store.size(var) {
+            0 => Err(Conflict),
+            size => {
+                self.wake(var, size == 1, || took_an_end);
                 Ok(())
             }
         }
@@ -609,8 +679,9 @@ impl Engine {
             return self.remove_wide_bound(var, value);
         }
         if let Some((k, bit)) = self.store.bit_of(var, value) {
+            let end = takes_an_end(self.store.words(var), |j| if j == k { bit } else { 0 });
             if self.narrow_word_quietly(var, k, !bit) {
-                return self.changed(var);
+                return self.changed_knowing_ends(var, end);
             }
         }
         Ok(())
@@ -709,13 +780,13 @@ impl Engine {
                 return Err(Conflict);
             }
             self.store.write_at(at, lo + 1);
-            self.wake(var, lo + 1 == hi);
+            self.wake(var, lo + 1 == hi, || true);
         } else if offset == hi {
             if lo >= hi {
                 return Err(Conflict);
             }
             self.store.write_at(at + 1, hi - 1);
-            self.wake(var, lo == hi - 1);
+            self.wake(var, lo == hi - 1, || true);
         }
         Ok(())
     }
@@ -744,27 +815,47 @@ impl Engine {
         Ok(changed)
     }
 
-    #[inline]
-    fn wake(&mut self, var: usize, fixed: bool) {
-        let w = &self.watchers;
-        if let Some(&SingleWatch {
+    /// Queues the watchers of `var` after it lost values: its change watchers, its bound
+    /// watchers when `bounds()` says its smallest or largest value went, its fix watchers
+    /// when `fixed`. `bounds` is asked only when a bound watcher could hear of it: never
+    /// for a variable with one change watcher and no other (a Sudoku's cell).
+    #[inline(always)]
+    fn wake(&mut self, var: usize, fixed: bool, bounds: impl FnOnce() -> bool) {
+        if !self.wake_sole_watcher(var) {
+            self.wake_lists(var, fixed, bounds);
+        }
+    }
+
+    /// Queues the one watcher of `var` when it has one change watcher and no other (every
+    /// cell of a Sudoku or N-Queens family), with no watch lists to walk; false when
+    /// `var` has other watchers.
+    #[inline(always)]
+    fn wake_sole_watcher(&mut self, var: usize) -> bool {
+        let Some(&SingleWatch {
             constraint: c,
             word: at,
             bit,
-        }) = w.single_change.get(var)
-        {
-            // One change watcher and no fix watcher (every cell of a Sudoku or N-Queens
-            // family): no watch lists to walk.
-            if c != NO_CONSTRAINT {
-                if c != self.current {
-                    self.queue.push(c);
-                    if at != UNTRACKED {
-                        self.changes[at as usize] |= 1 << bit;
-                    }
-                }
-                return;
+        }) = self.watchers.single_change.get(var)
+        else {
+            return false;
+        };
+        if c == NO_CONSTRAINT {
+            return false;
+        }
+        if c != self.current {
+            self.queue.push(c);
+            if at != UNTRACKED {
+                self.changes[at as usize] |= 1 << bit;
             }
         }
+        true
+    }
+
+    /// [`Engine::wake`] through the watch lists of `var`: outlined, so that the callers
+    /// whose variables have one watcher keep only the test above.
+    #[inline(never)]
+    fn wake_lists(&mut self, var: usize, fixed: bool, bounds: impl FnOnce() -> bool) {
+        let w = &self.watchers;
         let (from, to) = (w.change_start[var], w.change_start[var + 1]);
         let disposals = w.disposed_from != NO_DISPOSALS;
         for i in from as usize..to as usize {
@@ -778,11 +869,17 @@ impl Engine {
                 }
             }
         }
+        let (from, to) = (w.bound_start[var], w.bound_start[var + 1]);
+        if from != to && (fixed || bounds()) {
+            for i in from as usize..to as usize {
+                let c = w.bound[i];
+                if c != self.current && !(disposals && self.is_disposed(c)) {
+                    self.queue.push(c);
+                }
+            }
+        }
         if fixed {
-            let (from, to) = (
-                self.watchers.fix_start[var],
-                self.watchers.fix_start[var + 1],
-            );
+            let (from, to) = (w.fix_start[var], w.fix_start[var + 1]);
             for i in from..to {
                 let c = self.watchers.fix[i as usize];
                 if c != self.current {
@@ -791,4 +888,20 @@ impl Engine {
             }
         }
     }
+}
+
+/// Whether taking `removed(k)` out of word `k` of the bitset domain `words`, for every
+/// `k`, takes its smallest or largest value: the bits of both are found in the first and
+/// last words that hold any, with no call and no layout lookup.
+#[inline]
+pub(crate) fn takes_an_end(words: &[u64], removed: impl Fn(usize) -> u64) -> bool {
+    let (Some(first), Some(last)) = (
+        words.iter().position(|&w| w != 0),
+        words.iter().rposition(|&w| w != 0),
+    ) else {
+        return false;
+    };
+    let lowest = words[first] & words[first].wrapping_neg();
+    let highest = (1 << 63) >> words[last].leading_zeros();
+    removed(first) & lowest != 0 || removed(last) & highest != 0
 }

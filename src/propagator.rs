@@ -3,7 +3,8 @@
 //!
 //! A constraint the engine does not have is one type that implements [`Propagator`] and is
 //! posted with [`Model::post`](crate::Model::post). The engine wakes it when one of its
-//! variables changes (or becomes fixed, see [`Watch`]), and it narrows domains through
+//! variables changes (or only when a bound moves, or it becomes fixed: see [`Watch`]), and
+//! it narrows domains through
 //! [`Domains`]; the search, undo on backtracking, limits and the parallel search work for
 //! it as for the built-in constraints.
 //!
@@ -11,8 +12,9 @@
 //!
 //! A propagator may assume that:
 //! - it runs with the current domains of its variables, none of them empty;
-//! - it is run again whenever one of the variables in [`Propagator::vars`] changes (or is
-//!   fixed, under [`Watch::Fixed`]) through another constraint or a search decision, and
+//! - it is run again whenever one of the variables in [`Propagator::vars`] changes (its
+//!   smallest or largest value, under [`Watch::Bounds`]; becomes fixed, under
+//!   [`Watch::Fixed`]) through another constraint or a search decision, and
 //!   also after any run of its own that narrowed a domain, until a run narrows nothing.
 //!
 //! It must guarantee that:
@@ -70,6 +72,10 @@ pub enum Watch {
     /// Any value removed from any of its variables.
     #[default]
     AnyChange,
+    /// A change of the smallest or largest value of one of its variables (becoming fixed
+    /// included): for propagators that read only bounds, whom values leaving the inside
+    /// of a domain cannot concern.
+    Bounds,
     /// Only a variable becoming fixed (cheaper, for constraints that can only act then,
     /// such as a not-equal).
     Fixed,

@@ -847,6 +847,85 @@ fn linear_bounds_are_supported_over_the_reals() {
     }
 }
 
+/// Sums wake only when a bound of one of their variables moves. Values leave domains
+/// through several paths, each deciding whether a bound moved: one-word domains written
+/// back by a group, domains of two words narrowed by a group or losing one value to a
+/// disequality. Here an all-different group and a disequality run after the sum at the
+/// root and take values from its variables, bounds among them; at the fixed point the
+/// sum must have heard of every bound that moved: each bound of each of its variables is
+/// completed by the others' intervals.
+#[test]
+fn sums_hear_of_every_bound_that_moves() {
+    let mut random = Random::seeded(0xB0DE);
+    let one_word: Vec<i32> = (0..7).collect();
+    let two_words: Vec<i32> = vec![0, 1, 2, 3, 70, 71, 72];
+    for round in 0..3_000 {
+        let values = if round % 2 == 0 {
+            &one_word
+        } else {
+            &two_words
+        };
+        let n = 3 + random.below(3) as usize;
+        let domains: Vec<Vec<i32>> = (0..n)
+            .map(|_| {
+                if random.below(100) < 30 {
+                    // Fixed from the start: its value leaves the group's other cells.
+                    return vec![values[random.below(values.len() as u64) as usize]];
+                }
+                let mut d: Vec<i32> = values
+                    .iter()
+                    .copied()
+                    .filter(|_| random.below(100) < 60)
+                    .collect();
+                if d.is_empty() {
+                    d.push(values[0]);
+                }
+                d
+            })
+            .collect();
+        let mut model = Model::new();
+        let vars: Vec<VarId> = domains
+            .iter()
+            .map(|d| model.new_var_from_values(d))
+            .collect::<Result<_, _>>()
+            .expect("variables");
+        let low: i64 = domains.iter().map(|d| i64::from(d[0])).sum();
+        let high: i64 = domains.iter().map(|d| i64::from(d[d.len() - 1])).sum();
+        let rhs = low + random.below((high - low + 1) as u64) as i64;
+        // Posted first, so that it runs first and must be woken by what follows.
+        model.sum(&vars, Relation::Equal, rhs).expect("sum");
+        model.all_different(&vars[..n - 1]).expect("group");
+        model
+            .not_equal(vars[n - 2], vars[n - 1])
+            .expect("disequality");
+        let mut solver = Solver::new(&model);
+        if solver.propagate().is_err() {
+            continue;
+        }
+        let bounds: Vec<(i64, i64)> = vars
+            .iter()
+            .map(|&v| {
+                let d = solver.domain(v).expect("variable");
+                let (lo, hi) = (d.min().expect("not empty"), d.max().expect("not empty"));
+                (i64::from(lo), i64::from(hi))
+            })
+            .collect();
+        let (all_low, all_high) = bounds
+            .iter()
+            .fold((0, 0), |(l, h), &(lo, hi)| (l + lo, h + hi));
+        for (i, &(lo, hi)) in bounds.iter().enumerate() {
+            for b in [lo, hi] {
+                let (rest_low, rest_high) = (all_low - lo, all_high - hi);
+                assert!(
+                    rest_low <= rhs - b && rhs - b <= rest_high,
+                    "round {round}: domains {domains:?}, sum {rhs}: bound {b} of x{i} \
+                     unsupported in {bounds:?}"
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn the_harness_catches_a_propagator_that_removes_a_solution() {
     /// Claims `x ≤ y` but prunes as if `x < y`: it loses the solutions with x = y.

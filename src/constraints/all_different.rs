@@ -17,7 +17,7 @@
 use super::matching::prune_to_domain_consistency;
 use crate::bits::is_single;
 use crate::posted::Consistency;
-use crate::propagate::{Conflict, Engine, Event};
+use crate::propagate::{takes_an_end, Conflict, Engine, Event};
 use crate::store::Store;
 
 /// A compiled all-different group.
@@ -271,13 +271,15 @@ impl AllDifferent {
     fn write_wide(&self, e: &mut Engine, i: usize, mask: &[u64]) -> Result<(), Conflict> {
         let var = self.vars[i];
         let len = e.store.layout(var).len as usize;
+        let shift = self.shifts[i] as usize;
+        let words = e.store.words(var);
+        let end = takes_an_end(words, |k| words[k] & !extract_shifted(mask, shift, k));
         let mut changed = false;
         for k in 0..len {
-            let keep = extract_shifted(mask, self.shifts[i] as usize, k);
-            changed |= e.narrow_word_quietly(var, k, keep);
+            changed |= e.narrow_word_quietly(var, k, extract_shifted(mask, shift, k));
         }
         if changed {
-            e.changed(var)
+            e.changed_knowing_ends(var, end)
         } else {
             Ok(())
         }

@@ -27,6 +27,7 @@ impl Custom {
     pub(crate) fn event(&self) -> Event {
         match self.propagator.watch() {
             Watch::AnyChange => Event::Change,
+            Watch::Bounds => Event::Bounds,
             Watch::Fixed => Event::Fix,
         }
     }

@@ -140,10 +140,10 @@ impl Propagate for Constraint {
             | Constraint::Element(_)
             | Constraint::Lookup(_)
             | Constraint::Table(_)
-            | Constraint::Family(_)
-            | Constraint::Linear(_)
-            | Constraint::ReifiedLinear(_)
-            | Constraint::Knapsack(_) => Event::Change,
+            | Constraint::Family(_) => Event::Change,
+            Constraint::Linear(_) | Constraint::ReifiedLinear(_) | Constraint::Knapsack(_) => {
+                Event::Bounds
+            }
             Constraint::NotEqual(_) => Event::Fix,
             Constraint::Custom(c) => c.event(),
         }

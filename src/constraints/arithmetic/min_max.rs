@@ -2,7 +2,7 @@
 //! every `x` on the right side of `y`, and when only one `x` can reach `y`'s bound, that
 //! `x` there. Bounds consistent.
 
-use crate::propagator::{Conflict, Domains, Propagator, Strength};
+use crate::propagator::{Conflict, Domains, Propagator, Strength, Watch};
 use crate::var::VarId;
 
 /// `y = max(xs)` (or, with `is_min`, `y = min(xs)`): the list, then `y`.
@@ -31,6 +31,11 @@ impl Propagator for Extremum {
 
     fn vars(&self) -> &[VarId] {
         &self.vars
+    }
+
+    /// It reads bounds only.
+    fn watch(&self) -> Watch {
+        Watch::Bounds
     }
 
     fn consistency(&self) -> Strength {

@@ -464,12 +464,7 @@ impl Family {
             e.store
                 .write_changed(first as usize, &work.masks[..self.vars.len()], work.changed);
         } else {
-            for (k, &changed) in work.changed.iter().enumerate() {
-                for i in set_bits(changed).map(|b| k * 64 + b) {
-                    // Never empty: a run fails as soon as a cell empties.
-                    e.write_back(self.vars[i], self.words[i] as usize, work.masks[i]);
-                }
-            }
+            e.write_back_changed(&self.vars, &self.words, work.masks, work.changed);
         }
         if let (true, Some(taken)) = (S::DENSE, self.taken) {
             e.store.write_at(taken.start as usize, work.taken);

@@ -94,8 +94,8 @@ impl ReifiedLinear {
 
     /// `Σ ≠ c`: once every term but one is fixed, the value that would make the sum `c`
     /// leaves the last one; every term fixed with the sum `c` fails. (A wide variable
-    /// loses such a value only at its bounds; it is checked again once fixed, since any
-    /// change wakes this constraint.)
+    /// loses such a value only at its bounds; it is checked again once fixed, since a
+    /// bound moving wakes this constraint.)
     fn exclude(&self, e: &mut Engine, c: i128) -> Result<bool, Conflict> {
         let mut open = None;
         let mut fixed_sum = 0i128;

@@ -11,7 +11,7 @@
 
 use std::cell::RefCell;
 
-use crate::propagator::{Conflict, Domains, Propagator, Strength};
+use crate::propagator::{Conflict, Domains, Propagator, Strength, Watch};
 use crate::var::VarId;
 
 #[derive(Debug)]
@@ -183,6 +183,11 @@ impl Propagator for Cumulative {
 
     fn vars(&self) -> &[VarId] {
         &self.vars
+    }
+
+    /// It reads bounds only.
+    fn watch(&self) -> Watch {
+        Watch::Bounds
     }
 
     fn consistency(&self) -> Strength {
