@@ -274,6 +274,34 @@ fn cases() -> Vec<Case> {
             strength: Strength::Sound,
         },
         Case {
+            name: "weighted_sum (a variable listed twice)",
+            arity: 1..=3,
+            post: Box::new(|m, v, r| {
+                // The first variable again at the end, with a coefficient of its own that
+                // may cancel the first one's.
+                let listed: Vec<VarId> = v.iter().copied().chain([v[0]]).collect();
+                let coeffs: Vec<i32> = listed.iter().map(|_| r.below(7) as i32 - 3).collect();
+                let relation =
+                    [Relation::Equal, Relation::AtMost, Relation::AtLeast][r.below(3) as usize];
+                let rhs = r.below(9) as i64 - 4;
+                m.weighted_sum(&listed, &coeffs, relation, rhs)?;
+                Ok(Box::new(move |t: &[i32]| {
+                    let again = i64::from(t[0] * coeffs[coeffs.len() - 1]);
+                    let sum: i64 = again
+                        + t.iter()
+                            .zip(&coeffs)
+                            .map(|(&a, &c)| i64::from(a * c))
+                            .sum::<i64>();
+                    match relation {
+                        Relation::Equal => sum == rhs,
+                        Relation::AtMost => sum <= rhs,
+                        Relation::AtLeast => sum >= rhs,
+                    }
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
             name: "weighted_sum",
             arity: 1..=4,
             post: Box::new(|m, v, r| {

@@ -11,8 +11,9 @@ use crate::bits::{pack_pair, unpack_pair};
 use crate::posted::Relation;
 use crate::propagate::{Conflict, Engine};
 
-/// The compiled linear constraint: terms with a coefficient of zero are dropped, and the
-/// relation becomes the bounds it puts on the sum (`=` both).
+/// The compiled linear constraint: the terms of a variable listed more than once are
+/// added up, terms with a coefficient of zero are dropped, and the relation becomes the
+/// bounds it puts on the sum (`=` both).
 #[derive(Clone, Debug)]
 pub(crate) struct Linear {
     vars: Vec<usize>,
@@ -23,12 +24,15 @@ pub(crate) struct Linear {
 
 impl Linear {
     pub(crate) fn new(vars: &[usize], coeffs: &[i32], relation: Relation, rhs: i64) -> Self {
-        let (vars, coeffs) = vars
-            .iter()
-            .zip(coeffs)
-            .filter(|(_, &a)| a != 0)
-            .map(|(&v, &a)| (v, i128::from(a)))
-            .unzip();
+        let mut terms: Vec<(usize, i128)> = Vec::with_capacity(vars.len());
+        for (&v, &a) in vars.iter().zip(coeffs) {
+            // Few terms repeat a variable; a scan keeps the first one's place.
+            match terms.iter_mut().find(|(w, _)| *w == v) {
+                Some((_, sum)) => *sum += i128::from(a),
+                None => terms.push((v, i128::from(a))),
+            }
+        }
+        let (vars, coeffs) = terms.into_iter().filter(|&(_, a)| a != 0).unzip();
         let rhs = i128::from(rhs);
         let (at_most, at_least) = match relation {
             Relation::Equal => (Some(rhs), Some(rhs)),
@@ -89,14 +93,14 @@ impl Linear {
         most: i128,
     ) -> Result<(i128, i128), Conflict> {
         let terms = &mut scratch[..self.vars.len()];
+        let (mut low, mut high) = self.sum_bounds(e, terms)?;
         loop {
-            let (low, high) = self.sum_bounds(e, terms)?;
             if low > most || high < least {
                 return Err(Conflict);
             }
-            // Bounds narrowed earlier in this pass make `low` and `high` stale, which
-            // only loosens what the later terms are allowed: sound, and the pass repeats
-            // until nothing moves, when they are exact.
+            // `low` and `high` follow every bound that moves (each variable has one term),
+            // so the later terms of a pass see the earlier ones' narrowing, and a pass
+            // that moves nothing ends with them exact.
             let mut moved = false;
             for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
                 let (term_low, term_high) = unpack(terms[i], a);
@@ -114,8 +118,16 @@ impl Linear {
                 // Most passes tighten few bounds: skip the store when neither moves.
                 let (min, max) = bounds(terms[i]);
                 let (raise, lower) = (lo > min, hi < max);
-                if raise || lower {
-                    moved |= e.restrict_range(x, raise.then_some(lo), lower.then_some(hi))?;
+                if (raise || lower)
+                    && e.restrict_range(x, raise.then_some(lo), lower.then_some(hi))?
+                {
+                    // Read back: a bitset's new bound may lie past a hole.
+                    let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
+                    terms[i] = pack_pair(min, max);
+                    let (new_low, new_high) = unpack(terms[i], a);
+                    low += new_low - term_low;
+                    high += new_high - term_high;
+                    moved = true;
                 }
             }
             if !moved {
