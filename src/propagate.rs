@@ -708,26 +708,45 @@ impl Engine {
             }
             return Ok(changed);
         }
-        let base = i128::from(layout.base);
-        let mut changed = false;
-        for k in 0..layout.len as usize {
-            // Bit `b` of word `k` is the value `base + 64k + b`.
-            let first = base + 64 * k as i128;
-            let keep_from = lo.map_or(0, |lo| (lo - first).clamp(0, 64));
-            let keep_to = hi.map_or(64, |hi| (hi - first + 1).clamp(0, 64));
-            let keep = if keep_from >= keep_to {
+        // The kept values as bit offsets `from..to` into the domain's words, clamped to
+        // them (bit `b` of word `k` is the value `base + 64k + b`).
+        let (base, start, len) = (
+            i128::from(layout.base),
+            layout.start as usize,
+            layout.len as usize,
+        );
+        let span = 64 * len as i128;
+        let from = lo.map_or(0, |lo| (lo - base).clamp(0, span)) as usize;
+        let to = hi.map_or(span, |hi| (hi - base + 1).clamp(0, span)) as usize;
+        let (mut changed, mut size) = (false, 0);
+        for k in 0..len {
+            let (a, b) = (
+                from.saturating_sub(64 * k).min(64),
+                to.saturating_sub(64 * k).min(64),
+            );
+            let keep = if a >= b {
                 0
             } else {
-                let above = u64::MAX.checked_shl(keep_from as u32).unwrap_or(0);
-                let below = u64::MAX.checked_shr(64 - keep_to as u32).unwrap_or(0);
-                above & below
+                u64::MAX.checked_shl(a as u32).unwrap_or(0)
+                    & u64::MAX.checked_shr(64 - b as u32).unwrap_or(0)
             };
-            changed |= self.narrow_word_quietly(var, k, keep);
+            let old = self.store.word_at(start + k);
+            let new = old & keep;
+            if new != old {
+                self.store.write_at(start + k, new);
+                changed = true;
+            }
+            size += new.count_ones();
         }
-        if changed {
-            self.changed(var)?;
+        match (changed, size) {
+            (false, _) => Ok(false),
+            (true, 0) => Err(Conflict),
+            (true, size) => {
+                // A bitset's values left from below `lo` or above `hi`: a bound moved.
+                self.wake(var, size == 1, || true);
+                Ok(true)
+            }
         }
-        Ok(changed)
     }
 
     /// Fixes `var` to `value` (fails when `value` is not in its domain).
