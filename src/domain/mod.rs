@@ -125,6 +125,35 @@ impl Domain {
         })
     }
 
+    /// All integers of `range`, kept as an interval whatever its span: two store words,
+    /// whose bounds are read at once, where [`Domain::range`] makes a bitset of up to
+    /// [`MAX_BITSET_SPAN`] values. An interval keeps no holes: a constraint that would
+    /// remove a value between its bounds leaves it, and checks the variable again once it
+    /// is fixed. So it suits variables that only bounds reasoning narrows (the start times
+    /// of a schedule under sums and orderings), and loses propagation elsewhere.
+    ///
+    /// ```
+    /// use bitcsp::{Domain, Model, Relation, Solver};
+    /// let mut model = Model::new();
+    /// let start = model.new_var_with_domain(Domain::interval(0..=200)?)?;
+    /// let end = model.new_var(0..=200)?;
+    /// model.weighted_sum(&[start, end], &[1, -1], Relation::AtMost, -30)?;
+    /// let mut solver = Solver::new(&model);
+    /// solver.propagate().expect("consistent");
+    /// assert_eq!(solver.domain(start).and_then(|d| d.max()), Some(170));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::EmptyDomain`] when the range is empty.
+    pub fn interval(range: RangeInclusive<i32>) -> Result<Self, ModelError> {
+        let (lo, hi) = (*range.start(), *range.end());
+        if lo > hi {
+            return Err(ModelError::EmptyDomain);
+        }
+        Ok(Domain::wide(lo, hi, Gaps::None))
+    }
+
     /// Exactly the given values (duplicates are ignored, order does not matter).
     ///
     /// # Errors

@@ -3,14 +3,15 @@
 //! one of the model's constraints, and the solve item the objective. The output
 //! annotations say what a solution prints.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::cliques;
+use super::intervals;
 use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
 use super::search::{self, SearchAnnotations};
 use crate::{
-    Compare, LastConflict, LinearConstraint, LinearExpr, Literal, Model, ModelError, Relation,
-    Solution, Solver, VarId, VariableOrder,
+    Compare, Domain, LastConflict, LinearConstraint, LinearExpr, Literal, Model, ModelError,
+    Relation, Solution, Solver, VarId, VariableOrder,
 };
 
 /// A model built from FlatZinc, with what to print of a solution.
@@ -138,6 +139,8 @@ struct Builder {
     disequalities: Vec<(VarId, VarId, i64)>,
     /// Whether the constraint being read carries `:: domain` (domain consistency asked).
     domain_asked: bool,
+    /// The variables declared as intervals (`intervals.rs`).
+    intervals: HashSet<String>,
 }
 
 /// The most tuples a `:: domain` equation is listed with.
@@ -253,6 +256,7 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
         counts: Vec::new(),
         disequalities: Vec::new(),
         domain_asked: false,
+        intervals: intervals::bounds_only(items),
     };
     let mut goal = Goal::Satisfy;
     let mut plan = SearchAnnotations::default();
@@ -271,7 +275,8 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
                 value,
                 annotations,
             } => {
-                let v = b.variable(ty, *array, value.as_ref())?;
+                let interval = b.intervals.contains(name);
+                let v = b.variable(ty, *array, value.as_ref(), interval)?;
                 let output_array = annotations.iter().find(|a| a.name == "output_array");
                 if annotations.iter().any(|a| a.name == "output_var") || output_array.is_some() {
                     let vars = b.vars(&v)?;
@@ -399,11 +404,14 @@ impl Builder {
         })
     }
 
+    /// A declared variable (`interval`: kept as an interval, see `intervals.rs`), or what
+    /// it is bound to.
     fn variable(
         &mut self,
         ty: &Type,
         array: Option<usize>,
         value: Option<&Expr>,
+        interval: bool,
     ) -> Result<Value, FznError> {
         if let Some(e) = value {
             let v = self.value(e)?;
@@ -424,7 +432,11 @@ impl Builder {
                     narrow(*lo).map_err(|_| self.err("bound beyond i32"))?,
                     narrow(*hi).map_err(|_| self.err("bound beyond i32"))?,
                 );
-                self.model.new_var(lo..=hi)
+                if interval {
+                    Domain::interval(lo..=hi).and_then(|d| self.model.new_var_with_domain(d))
+                } else {
+                    self.model.new_var(lo..=hi)
+                }
             }
             Type::Set(values) => {
                 let values = values

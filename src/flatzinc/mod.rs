@@ -15,6 +15,7 @@
 
 mod build;
 mod cliques;
+mod intervals;
 mod parse;
 mod search;
 
