@@ -875,6 +875,48 @@ fn linear_bounds_are_supported_over_the_reals() {
     }
 }
 
+/// Sums whose terms reach beyond `i64` when added up (coefficients near 2^30 over the
+/// whole `i32` range) propagate exactly: `a·x + a·y ≥ 2a·max` leaves only the largest
+/// value to both, and `a·x - a·y = 0` with `x` fixed fixes `y`.
+#[test]
+fn sums_of_huge_terms_propagate_exactly() {
+    let a = (1 << 30) - 1;
+    let top = i64::from(i32::MAX);
+    for interval in [false, true] {
+        let mut model = Model::new();
+        let var = |model: &mut Model| {
+            let range = i32::MIN..=i32::MAX;
+            match interval {
+                true => model.new_var_with_domain(bitcsp::Domain::interval(range)?),
+                false => model.new_var(range),
+            }
+        };
+        let (x, y, z, w) = (
+            var(&mut model).expect("x"),
+            var(&mut model).expect("y"),
+            var(&mut model).expect("z"),
+            var(&mut model).expect("w"),
+        );
+        model
+            .weighted_sum(&[x, y], &[a, a], Relation::AtLeast, 2 * i64::from(a) * top)
+            .expect("posted");
+        model.fix(z, -7).expect("fixed");
+        model
+            .weighted_sum(&[z, w], &[a, -a], Relation::Equal, 0)
+            .expect("posted");
+        let mut solver = Solver::new(&model);
+        solver.propagate().expect("consistent");
+        for (v, value) in [(x, i32::MAX), (y, i32::MAX), (w, -7)] {
+            let d = solver.domain(v).expect("variable");
+            assert_eq!(
+                (d.min(), d.max()),
+                (Some(value), Some(value)),
+                "interval {interval}"
+            );
+        }
+    }
+}
+
 /// Sums wake only when a bound of one of their variables moves. Values leave domains
 /// through several paths, each deciding whether a bound moved: one-word domains written
 /// back by a group, domains of two words narrowed by a group or losing one value to a

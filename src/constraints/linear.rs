@@ -4,12 +4,17 @@
 //!
 //! Bounds, not domains, because the sum of bitset domains has no cheap exact form; bounds
 //! reasoning is what CP solvers offer for linear constraints by default (Gecode's `linear`
-//! with `IPL_BND`, MiniCP's `Sum`). Arithmetic is in `i128`: a term is at most
-//! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow.
+//! with `IPL_BND`, MiniCP's `Sum`). Arithmetic is in `i128`, where a term is at most
+//! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow; or in `i64`, at
+//! half the instructions, for a sum whose terms over the initial domains add up to less
+//! than 2^60 in size (nearly every sum of a real model: `Linear::fit`).
+
+use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
 use crate::bits::{pack_pair, unpack_pair};
 use crate::posted::Relation;
 use crate::propagate::{Conflict, Engine};
+use crate::store::Store;
 
 /// The compiled linear constraint: the terms of a variable listed more than once are
 /// added up, terms with a coefficient of zero are dropped, and the relation becomes the
@@ -20,6 +25,10 @@ pub(crate) struct Linear {
     coeffs: Vec<i128>,
     at_most: Option<i128>,
     at_least: Option<i128>,
+    /// Whether every sum of the terms over the variables' initial domains, and the
+    /// right-hand side, lie within `±2^60` ([`Linear::fit`]): the passes then run in
+    /// `i64`, which takes half the instructions of `i128`.
+    fits_i64: bool,
 }
 
 impl Linear {
@@ -44,7 +53,22 @@ impl Linear {
             coeffs,
             at_most,
             at_least,
+            fits_i64: false,
         }
+    }
+
+    /// Lets the passes run in `i64` when the terms over the domains of `store` (which
+    /// only shrink) and the right-hand sides stay within `±2^60`.
+    pub(crate) fn fit(mut self, store: &Store, rhs: i64) -> Self {
+        let magnitude: Option<i128> = self
+            .terms()
+            .map(|(x, a)| {
+                let (lo, hi) = store.bounds(x)?;
+                Some(a.abs() * i128::from(lo.unsigned_abs().max(hi.unsigned_abs())))
+            })
+            .sum();
+        self.fits_i64 = magnitude.is_some_and(|m| m + i128::from(rhs).abs() < I64_REACH);
+        self
     }
 
     pub(crate) fn vars(&self) -> &[usize] {
@@ -92,8 +116,27 @@ impl Linear {
         least: i128,
         most: i128,
     ) -> Result<(i128, i128), Conflict> {
+        if self.fits_i64 {
+            // Bounds beyond the reach of every sum keep their meaning when clamped.
+            let clamp = |v: i128| v.clamp(-2 * I64_REACH, 2 * I64_REACH) as i64;
+            let (low, high) = self.narrow_in::<i64>(e, scratch, clamp(least), clamp(most))?;
+            Ok((i128::from(low), i128::from(high)))
+        } else {
+            self.narrow_in::<i128>(e, scratch, least, most)
+        }
+    }
+
+    /// [`Linear::narrow`] in the integers `N`, wide enough for every sum and bound.
+    #[inline(always)]
+    fn narrow_in<N: Num>(
+        &self,
+        e: &mut Engine,
+        scratch: &mut [u64],
+        least: N,
+        most: N,
+    ) -> Result<(N, N), Conflict> {
         let terms = &mut scratch[..self.vars.len()];
-        let (mut low, mut high) = self.sum_bounds(e, terms)?;
+        let (mut low, mut high) = self.sum_bounds::<N>(e, terms)?;
         loop {
             if low > most || high < least {
                 return Err(Conflict);
@@ -103,30 +146,34 @@ impl Linear {
             // that moves nothing ends with them exact.
             let mut moved = false;
             for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
+                let a = N::from_coeff(a);
                 let (term_low, term_high) = unpack(terms[i], a);
                 // What this term may contribute, given the others' bounds.
                 let term_most = most - (low - term_low);
                 let term_least = least - (high - term_high);
                 // Dividing by a negative coefficient swaps the bounds. Unit coefficients
                 // (differences, plain sums) need no division, which on `i128` is a call.
-                let (lo, hi) = match a {
-                    1 => (term_least, term_most),
-                    -1 => (-term_most, -term_least),
-                    _ if a > 0 => (ceil_div(term_least, a), floor_div(term_most, a)),
-                    _ => (ceil_div(term_most, a), floor_div(term_least, a)),
+                let (lo, hi) = if a == N::ONE {
+                    (term_least, term_most)
+                } else if a == -N::ONE {
+                    (-term_most, -term_least)
+                } else if a > N::ZERO {
+                    (ceil_div(term_least, a), floor_div(term_most, a))
+                } else {
+                    (ceil_div(term_most, a), floor_div(term_least, a))
                 };
                 // Most passes tighten few bounds: skip the store when neither moves.
-                let (min, max) = bounds(terms[i]);
+                let (min, max) = bounds::<N>(terms[i]);
                 let (raise, lower) = (lo > min, hi < max);
                 if (raise || lower)
-                    && e.restrict_range(x, raise.then_some(lo), lower.then_some(hi))?
+                    && e.restrict_range(x, raise.then_some(lo.wide()), lower.then_some(hi.wide()))?
                 {
                     // Read back: a bitset's new bound may lie past a hole.
                     let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
                     terms[i] = pack_pair(min, max);
                     let (new_low, new_high) = unpack(terms[i], a);
-                    low += new_low - term_low;
-                    high += new_high - term_high;
+                    low = low + (new_low - term_low);
+                    high = high + (new_high - term_high);
                     moved = true;
                 }
             }
@@ -143,21 +190,73 @@ impl Linear {
         e: &Engine,
         scratch: &mut [u64],
     ) -> Result<(i128, i128), Conflict> {
-        self.sum_bounds(e, &mut scratch[..self.vars.len()])
+        self.sum_bounds::<i128>(e, &mut scratch[..self.vars.len()])
     }
 
     /// The smallest and largest values the whole sum can take within the bounds; each
     /// variable's bounds are kept in `terms` (packed), so that the pass reads them once.
-    fn sum_bounds(&self, e: &Engine, terms: &mut [u64]) -> Result<(i128, i128), Conflict> {
-        let (mut low, mut high) = (0, 0);
+    #[inline(always)]
+    fn sum_bounds<N: Num>(&self, e: &Engine, terms: &mut [u64]) -> Result<(N, N), Conflict> {
+        let (mut low, mut high) = (N::ZERO, N::ZERO);
         for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
             let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
             terms[i] = pack_pair(min, max);
-            let (l, h) = unpack(terms[i], a);
-            low += l;
-            high += h;
+            let (l, h) = unpack(terms[i], N::from_coeff(a));
+            low = low + l;
+            high = high + h;
         }
         Ok((low, high))
+    }
+}
+
+/// How far sums may reach for [`Linear::narrow`] to run in `i64`: with bounds clamped to
+/// twice this, no intermediate value of a pass leaves `i64`.
+const I64_REACH: i128 = 1 << 60;
+
+/// The integers a pass runs in: `i64` for sums known to stay small, else `i128`.
+trait Num:
+    Copy
+    + Ord
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Rem<Output = Self>
+    + Neg<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    fn from_i32(v: i32) -> Self;
+    /// A coefficient (below 2^31 in size).
+    fn from_coeff(a: i128) -> Self;
+    fn wide(self) -> i128;
+}
+
+impl Num for i64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn from_i32(v: i32) -> Self {
+        i64::from(v)
+    }
+    fn from_coeff(a: i128) -> Self {
+        a as i64
+    }
+    fn wide(self) -> i128 {
+        i128::from(self)
+    }
+}
+
+impl Num for i128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn from_i32(v: i32) -> Self {
+        i128::from(v)
+    }
+    fn from_coeff(a: i128) -> Self {
+        a
+    }
+    fn wide(self) -> i128 {
+        self
     }
 }
 
@@ -165,38 +264,43 @@ impl Linear {
 pub(crate) const UNBOUNDED: i128 = 1 << 110;
 
 /// A variable's packed bounds.
-fn bounds(word: u64) -> (i128, i128) {
+#[inline(always)]
+fn bounds<N: Num>(word: u64) -> (N, N) {
     let (min, max) = unpack_pair(word);
-    (i128::from(min), i128::from(max))
+    (N::from_i32(min), N::from_i32(max))
 }
 
 /// The smallest and largest values of a term with coefficient `a` over packed bounds.
-fn unpack(word: u64, a: i128) -> (i128, i128) {
-    let (min, max) = bounds(word);
-    // Unit coefficients (differences, plain sums) need no 128-bit multiplication.
-    match a {
-        1 => (min, max),
-        -1 => (-max, -min),
-        _ if a > 0 => (a * min, a * max),
-        _ => (a * max, a * min),
+#[inline(always)]
+fn unpack<N: Num>(word: u64, a: N) -> (N, N) {
+    let (min, max) = bounds::<N>(word);
+    // Unit coefficients (differences, plain sums) need no multiplication.
+    if a == N::ONE {
+        (min, max)
+    } else if a == -N::ONE {
+        (-max, -min)
+    } else if a > N::ZERO {
+        (a * min, a * max)
+    } else {
+        (a * max, a * min)
     }
 }
 
 /// `n / d` rounded down (`d != 0`).
-fn floor_div(n: i128, d: i128) -> i128 {
+fn floor_div<N: Num>(n: N, d: N) -> N {
     let q = n / d;
-    if (n % d != 0) && ((n < 0) != (d < 0)) {
-        q - 1
+    if (n % d != N::ZERO) && ((n < N::ZERO) != (d < N::ZERO)) {
+        q - N::ONE
     } else {
         q
     }
 }
 
 /// `n / d` rounded up (`d != 0`).
-fn ceil_div(n: i128, d: i128) -> i128 {
+fn ceil_div<N: Num>(n: N, d: N) -> N {
     let q = n / d;
-    if (n % d != 0) && ((n < 0) == (d < 0)) {
-        q + 1
+    if (n % d != N::ZERO) && ((n < N::ZERO) == (d < N::ZERO)) {
+        q + N::ONE
     } else {
         q
     }

@@ -371,7 +371,7 @@ pub(crate) fn compile_with(
                 rhs,
             } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs))
+                Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs).fit(store, *rhs))
             }
             Posted::ReifiedLinear {
                 b,
@@ -389,6 +389,7 @@ pub(crate) fn compile_with(
                     *relation,
                     *rhs,
                     *kind,
+                    store,
                 )))
             }
             Posted::Knapsack {

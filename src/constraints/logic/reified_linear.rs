@@ -7,6 +7,7 @@
 use crate::constraints::linear::{Linear, UNBOUNDED};
 use crate::posted::{LinearRelation, Reification};
 use crate::propagate::{Conflict, Engine};
+use crate::store::Store;
 
 /// The compiled reified sum.
 #[derive(Clone, Debug)]
@@ -29,10 +30,12 @@ impl ReifiedLinear {
         relation: LinearRelation,
         rhs: i64,
         kind: Reification,
+        store: &Store,
     ) -> Self {
         ReifiedLinear {
             vars: std::iter::once(b).chain(vars.iter().copied()).collect(),
-            sum: Linear::terms_only(vars, coeffs),
+            // The bounds asked of the sum are the right-hand side or one past it.
+            sum: Linear::terms_only(vars, coeffs).fit(store, rhs.saturating_add(1)),
             relation,
             rhs: i128::from(rhs),
             kind,
