@@ -70,25 +70,9 @@ fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32]) {
     for round in 0..cases {
         let n = *case.arity.start()
             + random.below((case.arity.end() - case.arity.start() + 1) as u64) as usize;
-        let domains: Vec<Vec<i32>> = (0..n)
-            .map(|_| {
-                let mut d: Vec<i32> = values
-                    .iter()
-                    .copied()
-                    .filter(|_| random.below(100) < 60)
-                    .collect();
-                if d.is_empty() {
-                    d.push(values[random.below(values.len() as u64) as usize]);
-                }
-                d
-            })
-            .collect();
+        let domains: Vec<Vec<i32>> = (0..n).map(|_| random_subset(values, &mut random)).collect();
         let mut model = Model::new();
-        let vars: Vec<VarId> = domains
-            .iter()
-            .map(|d| model.new_var_from_values(d))
-            .collect::<Result<_, _>>()
-            .expect("variables");
+        let vars = vars_over(&mut model, &domains);
         let drawn = random.0;
         let holds = (case.post)(&mut model, &vars, &mut random).expect("posted");
         let label = format!("{} round {round}: domains {domains:?}", case.name);
@@ -172,6 +156,28 @@ fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32]) {
             _ => {}
         }
     }
+}
+
+/// A subset of `values`, each kept with probability 0.6; one of them when none is.
+fn random_subset(values: &[i32], random: &mut Random) -> Vec<i32> {
+    let mut d: Vec<i32> = values
+        .iter()
+        .copied()
+        .filter(|_| random.below(100) < 60)
+        .collect();
+    if d.is_empty() {
+        d.push(values[random.below(values.len() as u64) as usize]);
+    }
+    d
+}
+
+/// A variable of `model` over each of `domains`.
+fn vars_over(model: &mut Model, domains: &[Vec<i32>]) -> Vec<VarId> {
+    domains
+        .iter()
+        .map(|d| model.new_var_from_values(d))
+        .collect::<Result<_, _>>()
+        .expect("variables")
 }
 
 /// Every solution of `model`, as the values of `vars`, sorted.
@@ -815,6 +821,21 @@ fn every_propagator_agrees_with_brute_force_and_keeps_its_claim() {
     }
 }
 
+/// The bounds of `vars` after the root's propagation of `model`, or `None` when it fails.
+fn root_bounds(model: &Model, vars: &[VarId]) -> Option<Vec<(i64, i64)>> {
+    let mut solver = Solver::new(model);
+    solver.propagate().ok()?;
+    let bounds = vars
+        .iter()
+        .map(|&v| {
+            let d = solver.domain(v).expect("variable");
+            let (lo, hi) = (d.min().expect("not empty"), d.max().expect("not empty"));
+            (i64::from(lo), i64::from(hi))
+        })
+        .collect();
+    Some(bounds)
+}
+
 /// Weighted sums keep bounds(R) consistency: after the root's propagation, each bound of
 /// each variable can be completed with real values within the other variables' intervals
 /// (`c_i b + Σ_j c_j [lo_j, hi_j]` meets the right-hand side).
@@ -839,20 +860,9 @@ fn linear_bounds_are_supported_over_the_reals() {
         model
             .weighted_sum(&vars, &coeffs, relation, rhs)
             .expect("posted");
-        let mut solver = Solver::new(&model);
-        if solver.propagate().is_err() {
+        let Some(bounds) = root_bounds(&model, &vars) else {
             continue;
-        }
-        let bounds: Vec<(i64, i64)> = vars
-            .iter()
-            .map(|&v| {
-                let d = solver.domain(v).expect("variable");
-                (
-                    i64::from(d.min().expect("not empty")),
-                    i64::from(d.max().expect("not empty")),
-                )
-            })
-            .collect();
+        };
         for (i, &(lo_i, hi_i)) in bounds.iter().enumerate() {
             for b in [lo_i, hi_i] {
                 let (mut low, mut high) = (i64::from(coeffs[i]) * b, i64::from(coeffs[i]) * b);
@@ -942,23 +952,11 @@ fn sums_hear_of_every_bound_that_moves() {
                     // Fixed from the start: its value leaves the group's other cells.
                     return vec![values[random.below(values.len() as u64) as usize]];
                 }
-                let mut d: Vec<i32> = values
-                    .iter()
-                    .copied()
-                    .filter(|_| random.below(100) < 60)
-                    .collect();
-                if d.is_empty() {
-                    d.push(values[0]);
-                }
-                d
+                random_subset(values, &mut random)
             })
             .collect();
         let mut model = Model::new();
-        let vars: Vec<VarId> = domains
-            .iter()
-            .map(|d| model.new_var_from_values(d))
-            .collect::<Result<_, _>>()
-            .expect("variables");
+        let vars = vars_over(&mut model, &domains);
         let low: i64 = domains.iter().map(|d| i64::from(d[0])).sum();
         let high: i64 = domains.iter().map(|d| i64::from(d[d.len() - 1])).sum();
         let rhs = low + random.below((high - low + 1) as u64) as i64;
@@ -968,18 +966,9 @@ fn sums_hear_of_every_bound_that_moves() {
         model
             .not_equal(vars[n - 2], vars[n - 1])
             .expect("disequality");
-        let mut solver = Solver::new(&model);
-        if solver.propagate().is_err() {
+        let Some(bounds) = root_bounds(&model, &vars) else {
             continue;
-        }
-        let bounds: Vec<(i64, i64)> = vars
-            .iter()
-            .map(|&v| {
-                let d = solver.domain(v).expect("variable");
-                let (lo, hi) = (d.min().expect("not empty"), d.max().expect("not empty"));
-                (i64::from(lo), i64::from(hi))
-            })
-            .collect();
+        };
         let (all_low, all_high) = bounds
             .iter()
             .fold((0, 0), |(l, h), &(lo, hi)| (l + lo, h + hi));
