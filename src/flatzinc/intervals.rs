@@ -55,7 +55,7 @@ pub(crate) fn bounds_only(items: &[Located]) -> HashSet<String> {
                 args,
                 annotations,
             } if !keeps_to_bounds(name, args, annotations) => {
-                args.iter().for_each(|a| holes.mark(a));
+                args.iter().for_each(|a| holes.mark(a, 0));
             }
             Item::Solve { annotations, .. } => {
                 annotations.iter().for_each(|a| holes.mark_search(a));
@@ -91,12 +91,22 @@ struct Holes<'a> {
     marked: HashSet<&'a str>,
 }
 
+/// How deep [`Holes::mark`] follows names through arrays. A valid FlatZinc array holds
+/// names and constants only, so one level is all a model needs; the cap keeps an invalid
+/// file that names an array inside itself from recursing without end (the build refuses
+/// it afterwards).
+const MAX_DEPTH: usize = 4;
+
 impl<'a> Holes<'a> {
-    /// Marks every variable `e` names, through arrays of variables.
-    fn mark(&mut self, e: &'a Expr) {
+    /// Marks every variable `e` names, through arrays of variables (`depth`: how many
+    /// arrays were followed to reach `e`).
+    fn mark(&mut self, e: &'a Expr, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
         match e {
             Expr::Ident(name) => match self.arrays.get(name.as_str()) {
-                Some(elements) => elements.iter().for_each(|x| self.mark(x)),
+                Some(elements) => elements.iter().for_each(|x| self.mark(x, depth + 1)),
                 None => {
                     self.marked.insert(name);
                 }
@@ -106,14 +116,14 @@ impl<'a> Holes<'a> {
                     usize::try_from(*i - 1).ok().and_then(|k| elements.get(k))
                 });
                 match element {
-                    Some(x) => self.mark(x),
+                    Some(x) => self.mark(x, depth + 1),
                     None => {
                         self.marked.insert(name);
                     }
                 }
             }
-            Expr::Array(items) => items.iter().for_each(|x| self.mark(x)),
-            Expr::Call(_, args) => args.iter().for_each(|x| self.mark(x)),
+            Expr::Array(items) => items.iter().for_each(|x| self.mark(x, depth + 1)),
+            Expr::Call(_, args) => args.iter().for_each(|x| self.mark(x, depth + 1)),
             _ => {}
         }
     }
@@ -146,7 +156,7 @@ impl<'a> Holes<'a> {
                 );
                 if !by_bounds {
                     if let Some(vars) = args.first() {
-                        self.mark(vars);
+                        self.mark(vars, 0);
                     }
                 }
             }
@@ -194,5 +204,14 @@ mod tests {
         let by_min = "var 0..100: f;\nconstraint int_lin_le([1], [f], 9);\n\
                       solve :: int_search([f], first_fail, indomain_min, complete) satisfy;\n";
         assert_eq!(kept(by_min), vec!["f"]);
+    }
+
+    #[test]
+    fn arrays_that_name_themselves_end() {
+        // Invalid FlatZinc (the build refuses it), which must not recurse without end.
+        let text = "var 0..100: a;\narray [1..2] of var int: xs = [a, xs];\n\
+                    array [1..1] of var int: ys = [ys[1]];\n\
+                    constraint int_ne(xs, ys[1]);\nsolve satisfy;\n";
+        assert!(kept(text).is_empty());
     }
 }
