@@ -505,10 +505,7 @@ impl Engine {
         );
         let old = self.store.write_at(index, new);
         if old != new && self.watchers.sole[var] != self.current {
-            // The old domain's smallest and largest values, as bits: a bound moved when
-            // either of them went.
-            let ends = || (old & old.wrapping_neg()) | (1 << 63) >> old.leading_zeros();
-            self.wake(var, is_single(new), || old & !new & ends() != 0);
+            self.wake(var, is_single(new), || takes_an_end(&[old], |_| old & !new));
         }
     }
 
@@ -582,18 +579,21 @@ impl Engine {
     /// fails when it is empty, else wakes its watchers.
     #[inline]
     pub(crate) fn changed(&mut self, var: usize) -> Result<(), Conflict> {
-        match self.store.size(var) {
-            0 => Err(Conflict),
-            size => {
-                self.wake(var, size == 1, || true);
-                Ok(())
-            }
-        }
+        self.changed_knowing_ends(var, true)
+    }
+
+    /// Whether some constraint watches the bounds of `var`: only then is it worth asking
+    /// whether a write takes one of them ([`takes_an_end`]).
+    #[inline]
+    pub(crate) fn bounds_watched(&self, var: usize) -> bool {
+        let w = &self.watchers;
+        w.bound_start[var] != w.bound_start[var + 1]
     }
 
     /// [`Engine::changed`] for a bitset `var` that lost values, of which its smallest or
     /// largest only when `took_an_end` ([`takes_an_end`], asked before the writes): its
     /// bound watchers wake only then.
+    #[inline]
     pub(crate) fn changed_knowing_ends(
         &mut self,
         var: usize,
@@ -679,7 +679,8 @@ impl Engine {
             return self.remove_wide_bound(var, value);
         }
         if let Some((k, bit)) = self.store.bit_of(var, value) {
-            let end = takes_an_end(self.store.words(var), |j| if j == k { bit } else { 0 });
+            let end = self.bounds_watched(var)
+                && takes_an_end(self.store.words(var), |j| if j == k { bit } else { 0 });
             if self.narrow_word_quietly(var, k, !bit) {
                 return self.changed_knowing_ends(var, end);
             }

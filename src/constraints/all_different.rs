@@ -273,7 +273,8 @@ impl AllDifferent {
         let len = e.store.layout(var).len as usize;
         let shift = self.shifts[i] as usize;
         let words = e.store.words(var);
-        let end = takes_an_end(words, |k| words[k] & !extract_shifted(mask, shift, k));
+        let end = e.bounds_watched(var)
+            && takes_an_end(words, |k| words[k] & !extract_shifted(mask, shift, k));
         let mut changed = false;
         for k in 0..len {
             changed |= e.narrow_word_quietly(var, k, extract_shifted(mask, shift, k));

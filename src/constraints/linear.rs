@@ -58,8 +58,9 @@ impl Linear {
     }
 
     /// Lets the passes run in `i64` when the terms over the domains of `store` (which
-    /// only shrink) and the right-hand sides stay within `±2^60`.
-    pub(crate) fn fit(mut self, store: &Store, rhs: i64) -> Self {
+    /// only shrink), with `largest_bound` (the largest size of a bound the sum is compared
+    /// with), stay within `±2^60`.
+    pub(crate) fn fit(mut self, store: &Store, largest_bound: i128) -> Self {
         let magnitude: Option<i128> = self
             .terms()
             .map(|(x, a)| {
@@ -67,7 +68,7 @@ impl Linear {
                 Some(a.abs() * i128::from(lo.unsigned_abs().max(hi.unsigned_abs())))
             })
             .sum();
-        self.fits_i64 = magnitude.is_some_and(|m| m + i128::from(rhs).abs() < I64_REACH);
+        self.fits_i64 = magnitude.is_some_and(|m| m + largest_bound < I64_REACH);
         self
     }
 

@@ -371,7 +371,9 @@ pub(crate) fn compile_with(
                 rhs,
             } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs).fit(store, *rhs))
+                Constraint::Linear(
+                    Linear::new(&vars, coeffs, *relation, *rhs).fit(store, i128::from(*rhs).abs()),
+                )
             }
             Posted::ReifiedLinear {
                 b,

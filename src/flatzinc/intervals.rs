@@ -54,7 +54,7 @@ pub(crate) fn bounds_only(items: &[Located]) -> HashSet<String> {
                 name,
                 args,
                 annotations,
-            } if !keeps_to_bounds(name, args, annotations) => {
+            } if !holes.keeps_to_bounds(name, args, annotations) => {
                 args.iter().for_each(|a| holes.mark(a, 0));
             }
             Item::Solve { annotations, .. } => {
@@ -65,23 +65,6 @@ pub(crate) fn bounds_only(items: &[Located]) -> HashSet<String> {
     }
     candidates.retain(|name| !holes.marked.contains(name.as_str()));
     candidates
-}
-
-/// Whether constraint `name` reads and narrows its integer variables by their bounds only.
-fn keeps_to_bounds(name: &str, args: &[Expr], annotations: &[Annotation]) -> bool {
-    let name = name.strip_prefix("fzn_").unwrap_or(name);
-    match name {
-        "int_le" | "int_lt" | "int_le_reif" | "int_lt_reif" | "int_le_imp" | "int_lt_imp"
-        | "int_lin_le" | "int_lin_le_reif" | "int_lin_le_imp" | "int_min" | "int_max"
-        | "array_int_minimum" | "array_int_maximum" | "bitcsp_cumulative" => true,
-        // A sum, unless asked for domains or written over two variables, which may be a
-        // difference `x - y = c` and is then kept domain consistent.
-        "int_lin_eq" => {
-            let two = matches!(args.get(1), Some(Expr::Array(terms)) if terms.len() == 2);
-            !two && !annotations.iter().any(|a| a.name == "domain")
-        }
-        _ => false,
-    }
 }
 
 /// The variables that may get holes, as they are found.
@@ -98,6 +81,28 @@ struct Holes<'a> {
 const MAX_DEPTH: usize = 4;
 
 impl<'a> Holes<'a> {
+    /// Whether constraint `name` reads and narrows its integer variables by their bounds
+    /// only.
+    fn keeps_to_bounds(&self, name: &str, args: &[Expr], annotations: &[Annotation]) -> bool {
+        let name = name.strip_prefix("fzn_").unwrap_or(name);
+        match name {
+            "int_le" | "int_lt" | "int_le_reif" | "int_lt_reif" | "int_le_imp" | "int_lt_imp"
+            | "int_lin_le" | "int_lin_le_reif" | "int_lin_le_imp" | "int_min" | "int_max"
+            | "array_int_minimum" | "array_int_maximum" | "bitcsp_cumulative" => true,
+            // A sum, unless asked for domains or written over two variables (listed or
+            // named), which may be a difference `x - y = c`, kept domain consistent.
+            "int_lin_eq" => {
+                let terms = match args.get(1) {
+                    Some(Expr::Array(terms)) => Some(terms.len()),
+                    Some(Expr::Ident(array)) => self.arrays.get(array.as_str()).map(|t| t.len()),
+                    _ => None,
+                };
+                terms != Some(2) && !annotations.iter().any(|a| a.name == "domain")
+            }
+            _ => false,
+        }
+    }
+
     /// Marks every variable `e` names, through arrays of variables (`depth`: how many
     /// arrays were followed to reach `e`).
     fn mark(&mut self, e: &'a Expr, depth: usize) {
@@ -194,8 +199,10 @@ mod tests {
     #[test]
     fn differences_domain_annotations_and_middle_values_keep_bitsets() {
         let text = "var 0..100: a;\nvar 0..100: b;\nvar 0..100: c;\nvar 0..100: d;\n\
-                    var 0..100: e;\nvar 0..100: f;\n\
+                    var 0..100: e;\nvar 0..100: f;\nvar 0..100: g;\nvar 0..100: h;\n\
+                    array [1..2] of var int: gh = [g, h];\n\
                     constraint int_lin_eq([1, -1], [a, b], 3);\n\
+                    constraint int_lin_eq([1, -1], gh, 3);\n\
                     constraint int_lin_eq([1, 1, 1], [c, d, e], 9) :: domain;\n\
                     constraint int_lin_le([1, 1], [e, f], 9);\n\
                     solve :: seq_search([int_search([f], input_order, indomain_median, \
