@@ -701,13 +701,26 @@ impl Engine {
         lo: Option<i128>,
         hi: Option<i128>,
     ) -> Result<bool, Conflict> {
+        Ok(self.restrict_range_bounds(var, lo, hi)?.is_some())
+    }
+
+    /// [`Engine::restrict_range`], returning the new smallest and largest values when
+    /// `var` lost any: a bitset's new bound may lie past a hole, and the caller that
+    /// follows bounds learns it here without reading the words again.
+    pub(crate) fn restrict_range_bounds(
+        &mut self,
+        var: usize,
+        lo: Option<i128>,
+        hi: Option<i128>,
+    ) -> Result<Option<(i32, i32)>, Conflict> {
         let layout = self.store.layout(var);
         if layout.wide {
             let changed = self.narrow_wide_quietly(var, lo, hi)?;
-            if changed {
-                self.changed(var)?;
+            if !changed {
+                return Ok(None);
             }
-            return Ok(changed);
+            self.changed(var)?;
+            return Ok(self.store.bounds(var));
         }
         // The kept values as bit offsets `from..to` into the domain's words, clamped to
         // them (bit `b` of word `k` is the value `base + 64k + b`).
@@ -720,6 +733,8 @@ impl Engine {
         let from = lo.map_or(0, |lo| (lo - base).clamp(0, span)) as usize;
         let to = hi.map_or(span, |hi| (hi - base + 1).clamp(0, span)) as usize;
         let (mut changed, mut size) = (false, 0);
+        // The first and last words left non-empty, with their positions.
+        let (mut first, mut last) = ((usize::MAX, 0u64), (0, 0u64));
         for k in 0..len {
             let (a, b) = (
                 from.saturating_sub(64 * k).min(64),
@@ -737,15 +752,29 @@ impl Engine {
                 self.store.write_at(start + k, new);
                 changed = true;
             }
+            if new != 0 {
+                if first.0 == usize::MAX {
+                    first = (k, new);
+                }
+                last = (k, new);
+            }
             size += new.count_ones();
         }
         match (changed, size) {
-            (false, _) => Ok(false),
+            (false, _) => Ok(None),
             (true, 0) => Err(Conflict),
             (true, size) => {
                 // A bitset's values left from below `lo` or above `hi`: a bound moved.
                 self.wake(var, size == 1, || true);
-                Ok(true)
+                let bit = |(k, w): (usize, u64), top: bool| {
+                    let at = if top {
+                        63 - w.leading_zeros()
+                    } else {
+                        w.trailing_zeros()
+                    };
+                    (i64::from(layout.base) + 64 * k as i64 + i64::from(at)) as i32
+                };
+                Ok(Some((bit(first, false), bit(last, true))))
             }
         }
     }

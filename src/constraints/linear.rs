@@ -138,50 +138,59 @@ impl Linear {
     ) -> Result<(N, N), Conflict> {
         let terms = &mut scratch[..self.vars.len()];
         let (mut low, mut high) = self.sum_bounds::<N>(e, terms)?;
-        loop {
-            if low > most || high < least {
-                return Err(Conflict);
-            }
-            // `low` and `high` follow every bound that moves (each variable has one term),
-            // so the later terms of a pass see the earlier ones' narrowing, and a pass
-            // that moves nothing ends with them exact.
-            let mut moved = false;
-            for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
-                let a = N::from_coeff(a);
-                let (term_low, term_high) = unpack(terms[i], a);
-                // What this term may contribute, given the others' bounds.
-                let term_most = most - (low - term_low);
-                let term_least = least - (high - term_high);
-                // Dividing by a negative coefficient swaps the bounds. Unit coefficients
-                // (differences, plain sums) need no division, which on `i128` is a call.
-                let (lo, hi) = if a == N::ONE {
-                    (term_least, term_most)
-                } else if a == -N::ONE {
-                    (-term_most, -term_least)
-                } else if a > N::ZERO {
-                    (ceil_div(term_least, a), floor_div(term_most, a))
-                } else {
-                    (ceil_div(term_most, a), floor_div(term_least, a))
-                };
-                // Most passes tighten few bounds: skip the store when neither moves.
-                let (min, max) = bounds::<N>(terms[i]);
-                let (raise, lower) = (lo > min, hi < max);
-                if (raise || lower)
-                    && e.restrict_range(x, raise.then_some(lo.wide()), lower.then_some(hi.wide()))?
-                {
-                    // Read back: a bitset's new bound may lie past a hole.
-                    let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
+        if low > most || high < least {
+            return Err(Conflict);
+        }
+        // The terms are visited in a cycle, and `low` and `high` follow every bound that
+        // moves (each variable has one term), so each visit sees every narrowing before
+        // it. A term is settled once visited with no other term moving since: its own
+        // move leaves its range from the others unchanged. When all are settled, the
+        // bounds are at their fixed point and `low` and `high` exact; the visits and
+        // writes are those of whole passes repeated until one moves nothing, without
+        // that last pass.
+        let n = terms.len();
+        let (mut i, mut settled) = (0, 0);
+        while settled < n {
+            let (x, a) = (self.vars[i], N::from_coeff(self.coeffs[i]));
+            let (term_low, term_high) = unpack(terms[i], a);
+            // What this term may contribute, given the others' bounds.
+            let term_most = most - (low - term_low);
+            let term_least = least - (high - term_high);
+            // Dividing by a negative coefficient swaps the bounds. Unit coefficients
+            // (differences, plain sums) need no division, which on `i128` is a call.
+            let (lo, hi) = if a == N::ONE {
+                (term_least, term_most)
+            } else if a == -N::ONE {
+                (-term_most, -term_least)
+            } else if a > N::ZERO {
+                (ceil_div(term_least, a), floor_div(term_most, a))
+            } else {
+                (ceil_div(term_most, a), floor_div(term_least, a))
+            };
+            // Most visits tighten no bound: skip the store when neither moves.
+            let (min, max) = bounds::<N>(terms[i]);
+            let (raise, lower) = (lo > min, hi < max);
+            settled += 1;
+            if raise || lower {
+                let narrowed = e.restrict_range_bounds(
+                    x,
+                    raise.then_some(lo.wide()),
+                    lower.then_some(hi.wide()),
+                )?;
+                if let Some((min, max)) = narrowed {
                     terms[i] = pack_pair(min, max);
                     let (new_low, new_high) = unpack(terms[i], a);
                     low = low + (new_low - term_low);
                     high = high + (new_high - term_high);
-                    moved = true;
+                    if low > most || high < least {
+                        return Err(Conflict);
+                    }
+                    settled = 1;
                 }
             }
-            if !moved {
-                return Ok((low, high));
-            }
+            i = if i + 1 == n { 0 } else { i + 1 };
         }
+        Ok((low, high))
     }
 
     /// The smallest and largest values the whole sum can take within the current bounds
