@@ -20,6 +20,10 @@ use crate::posted::Consistency;
 use crate::propagate::{takes_an_end, Conflict, Engine, Event};
 use crate::store::Store;
 
+/// The widest value space of a group, in words: [`super::MAX_GROUP_BITS`] bounds the
+/// span from the lowest shifted base to the end of the highest shifted domain.
+const MAX_WORDS: usize = super::MAX_GROUP_BITS as usize / 64;
+
 /// A compiled all-different group.
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferent {
@@ -63,6 +67,10 @@ impl AllDifferent {
                 .fold(0u64, |acc, (&v, &s)| acc | store.words(v)[0] << s);
             union.count_ones() as usize == vars.len()
         };
+        debug_assert!(
+            group_words <= MAX_WORDS,
+            "the model keeps value spaces narrow"
+        );
         AllDifferent {
             permutation,
             words: vars.iter().map(|&v| store.layout(v).start).collect(),
@@ -82,9 +90,14 @@ impl AllDifferent {
         self.domain_consistent
     }
 
-    /// Working memory: one value-space bitset per variable, plus three accumulators.
+    /// Working memory: one value-space bitset per variable, of the path's width.
     pub(crate) fn scratch_words(&self) -> usize {
-        (self.vars.len() + 3) * self.group_words
+        let width = if self.group_words == 1 {
+            1
+        } else {
+            self.group_words.next_power_of_two().max(2)
+        };
+        self.vars.len() * width
     }
 
     /// Which changes wake the group. Rules 2 and 3 can only fire once the free values are
@@ -192,98 +205,120 @@ impl AllDifferent {
         Ok(())
     }
 
+    /// The path for value spaces of several words: `W` words a variable, the group's
+    /// words rounded up to a power of two, so that every step below runs on arrays of
+    /// a known length.
     fn propagate_wide(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        let w = self.group_words;
-        let n = self.vars.len();
-        let (masks, acc) = scratch[..(n + 3) * w].split_at_mut(n * w);
-        let (fixed, acc) = acc.split_at_mut(w);
-        let (once, twice) = acc.split_at_mut(w);
-        for i in 0..n {
-            load_shifted(
-                e.store.words(self.vars[i]),
-                self.shifts[i] as usize,
-                &mut masks[i * w..(i + 1) * w],
-            );
-        }
-        loop {
-            fixed.fill(0);
-            for m in masks.chunks_exact(w) {
-                if count(m) == 1 {
-                    if intersects(fixed, m) {
-                        return Err(Conflict);
-                    }
-                    or_into(fixed, m);
-                }
-            }
-            let mut newly_fixed = false;
-            once.fill(0);
-            twice.fill(0);
-            let mut unfixed = 0u32;
-            for i in 0..n {
-                let m = &mut masks[i * w..(i + 1) * w];
-                if count(m) == 1 {
-                    continue;
-                }
-                if intersects(m, fixed) {
-                    m.iter_mut().zip(fixed.iter()).for_each(|(a, f)| *a &= !f);
-                    self.write_wide(e, i, m)?;
-                    if count(m) == 1 {
-                        newly_fixed = true;
-                        continue;
-                    }
-                }
-                for k in 0..w {
-                    twice[k] |= once[k] & m[k];
-                    once[k] |= m[k];
-                }
-                unfixed += 1;
-            }
-            if newly_fixed {
-                continue;
-            }
-            let free = count(once);
-            if free < unfixed {
-                return Err(Conflict);
-            }
-            // `once` becomes the hidden values: free values with one place only.
-            once.iter_mut()
-                .zip(twice.iter())
-                .for_each(|(o, t)| *o &= !t);
-            if free != unfixed || count(once) == 0 {
-                return Ok(());
-            }
-            for i in 0..n {
-                let m = &mut masks[i * w..(i + 1) * w];
-                let places = m.iter().zip(once.iter()).map(|(a, h)| (a & h).count_ones());
-                let hits: u32 = places.sum();
-                if hits == 0 || count(m) == 1 {
-                    continue;
-                }
-                if hits > 1 {
-                    return Err(Conflict);
-                }
-                m.iter_mut().zip(once.iter()).for_each(|(a, h)| *a &= h);
-                self.write_wide(e, i, m)?;
-            }
+        match self.group_words {
+            0..=2 => self.propagate_words::<2>(e, scratch),
+            3..=4 => self.propagate_words::<4>(e, scratch),
+            5..=8 => self.propagate_words::<8>(e, scratch),
+            9..=16 => self.propagate_words::<16>(e, scratch),
+            17..=32 => self.propagate_words::<32>(e, scratch),
+            _ => self.propagate_words::<MAX_WORDS>(e, scratch),
         }
     }
 
+    /// The rules of the one-word path on value spaces of `W` words, domains written back
+    /// once at the end.
+    fn propagate_words<const W: usize>(
+        &self,
+        e: &mut Engine,
+        scratch: &mut [u64],
+    ) -> Result<(), Conflict> {
+        let n = self.vars.len();
+        let masks = &mut scratch[..n * W];
+        let mut fixed = [0u64; W];
+        for (i, m) in arrays::<W>(masks).enumerate() {
+            *m = load_shifted(e.store.words(self.vars[i]), self.shifts[i] as usize);
+            if count(m) == 1 {
+                if intersects(&fixed, m) {
+                    return Err(Conflict);
+                }
+                or_into(&mut fixed, m);
+            }
+        }
+        loop {
+            // Rule 1: fixed values leave the others; values fixed in this pass are applied
+            // in the next one.
+            let (mut newly_fixed, mut once, mut twice) = ([0u64; W], [0u64; W], [0u64; W]);
+            let (mut any_newly_fixed, mut unfixed) = (false, 0u32);
+            for m in arrays::<W>(masks) {
+                if count(m) == 1 {
+                    continue;
+                }
+                m.iter_mut().zip(&fixed).for_each(|(a, f)| *a &= !f);
+                match count(m) {
+                    0 => return Err(Conflict),
+                    1 => {
+                        if intersects(&newly_fixed, m) {
+                            return Err(Conflict);
+                        }
+                        or_into(&mut newly_fixed, m);
+                        any_newly_fixed = true;
+                    }
+                    _ => {
+                        for k in 0..W {
+                            twice[k] |= once[k] & m[k];
+                            once[k] |= m[k];
+                        }
+                        unfixed += 1;
+                    }
+                }
+            }
+            if any_newly_fixed {
+                or_into(&mut fixed, &newly_fixed);
+                continue;
+            }
+            // Rules 2 and 3: pigeonhole and hidden singles.
+            let free = count(&once);
+            if free < unfixed {
+                return Err(Conflict);
+            }
+            if free > unfixed {
+                break;
+            }
+            once.iter_mut().zip(&twice).for_each(|(o, t)| *o &= !t);
+            if count(&once) == 0 {
+                break;
+            }
+            for m in arrays::<W>(masks) {
+                let mut hit = [0u64; W];
+                hit.iter_mut()
+                    .zip(m.iter().zip(&once))
+                    .for_each(|(h, (a, o))| *h = a & o);
+                match count(&hit) {
+                    0 => continue,
+                    _ if count(m) == 1 => continue,
+                    1 => {
+                        *m = hit;
+                        or_into(&mut fixed, &hit);
+                    }
+                    _ => return Err(Conflict),
+                }
+            }
+        }
+        for (i, m) in masks.chunks_exact(W).enumerate() {
+            self.write_wide(e, i, m)?;
+        }
+        Ok(())
+    }
+
+    /// Writes variable `i`'s value-space bitset `mask` (within its domain) back, when it
+    /// lost values.
     fn write_wide(&self, e: &mut Engine, i: usize, mask: &[u64]) -> Result<(), Conflict> {
         let var = self.vars[i];
-        let len = e.store.layout(var).len as usize;
         let shift = self.shifts[i] as usize;
         let words = e.store.words(var);
-        let end = e.bounds_watched(var)
-            && takes_an_end(words, |k| words[k] & !extract_shifted(mask, shift, k));
-        let mut changed = false;
-        for k in 0..len {
-            changed |= e.narrow_word_quietly(var, k, extract_shifted(mask, shift, k));
+        let kept = |k: usize| extract_shifted(mask, shift, k);
+        if words.iter().enumerate().all(|(k, &w)| w == kept(k)) {
+            return Ok(());
         }
-        if changed {
-            e.changed_knowing_ends(var, end)
-        } else {
-            Ok(())
+        let end = e.bounds_watched(var) && takes_an_end(words, |k| words[k] & !kept(k));
+        for k in 0..words.len() {
+            e.narrow_word_quietly(var, k, kept(k));
         }
+        e.changed_knowing_ends(var, end)
     }
 }
 
@@ -325,6 +360,11 @@ fn highest_bit(w: u64) -> u32 {
     63u32.saturating_sub(w.leading_zeros())
 }
 
+/// `words` as consecutive arrays of `W` words (its length a multiple of `W`).
+fn arrays<const W: usize>(words: &mut [u64]) -> impl Iterator<Item = &mut [u64; W]> {
+    words.chunks_exact_mut(W).filter_map(|c| c.try_into().ok())
+}
+
 fn count(m: &[u64]) -> u32 {
     m.iter().map(|w| w.count_ones()).sum()
 }
@@ -337,9 +377,9 @@ fn or_into(acc: &mut [u64], m: &[u64]) {
     acc.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
 }
 
-/// Writes `src` shifted left by `shift` bits into `dst` (cleared first).
-fn load_shifted(src: &[u64], shift: usize, dst: &mut [u64]) {
-    dst.fill(0);
+/// `src` shifted left by `shift` bits, in `W` words (bits beyond them dropped).
+fn load_shifted<const W: usize>(src: &[u64], shift: usize) -> [u64; W] {
+    let mut dst = [0u64; W];
     let (q, r) = (shift / 64, shift % 64);
     for (k, &word) in src.iter().enumerate() {
         if let Some(d) = dst.get_mut(k + q) {
@@ -351,6 +391,7 @@ fn load_shifted(src: &[u64], shift: usize, dst: &mut [u64]) {
             }
         }
     }
+    dst
 }
 
 /// Word `k` of `src` shifted right by `shift` bits: the inverse of [`load_shifted`].
@@ -373,8 +414,7 @@ mod tests {
     fn shifting_round_trips_across_word_boundaries() {
         let src = [0x8000_0000_0000_0001u64, 0b101];
         for shift in [0, 1, 63, 64, 65, 130] {
-            let mut dst = vec![0; 5];
-            load_shifted(&src, shift, &mut dst);
+            let dst: [u64; 5] = load_shifted(&src, shift);
             assert_eq!(count(&dst), 4);
             assert_eq!(extract_shifted(&dst, shift, 0), src[0], "shift {shift}");
             assert_eq!(extract_shifted(&dst, shift, 1), src[1], "shift {shift}");

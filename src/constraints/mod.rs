@@ -550,7 +550,7 @@ fn gather_clauses(posted: &[Posted], first_watch: u32) -> Option<Clauses> {
 }
 
 /// The widest value space, in bits, that an all-different group reasons on as a bitset.
-const MAX_GROUP_BITS: i64 = 4096;
+pub(crate) const MAX_GROUP_BITS: i64 = 4096;
 
 /// True when an all-different group has a wide variable, or a value space (the shifted
 /// values of all its variables) wider than [`MAX_GROUP_BITS`]: it then reasons on values.
