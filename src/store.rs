@@ -218,6 +218,27 @@ impl Store {
         }
     }
 
+    /// [`Store::bounds`] of the variable laid out at `l`, inline for domains of one or
+    /// two words and intervals, for a caller that keeps its variables' layouts and reads
+    /// bounds in its inner loop (a sum).
+    #[inline(always)]
+    pub(crate) fn bounds_at(&self, var: usize, l: Layout) -> Option<(i32, i32)> {
+        let at = l.start as usize;
+        let pair = |lo: usize, hi: usize| (value_at(l.base, lo), value_at(l.base, hi));
+        if l.wide {
+            let (lo, hi) = (self.words[at], self.words[at + 1]);
+            return (lo <= hi).then(|| pair(lo as usize, hi as usize));
+        }
+        match l.len {
+            1 => {
+                let w = self.words[at];
+                (w != 0).then(|| pair(w.trailing_zeros() as usize, 63 - w.leading_zeros() as usize))
+            }
+            2 => bit_bounds(&self.words[at..at + 2]).map(|(lo, hi)| pair(lo, hi)),
+            _ => self.bounds(var),
+        }
+    }
+
     /// The smallest and largest values of `var`; `None` when empty.
     #[inline]
     pub(crate) fn bounds(&self, var: usize) -> Option<(i32, i32)> {

@@ -230,7 +230,7 @@ impl AllDifferent {
         let masks = &mut scratch[..n * W];
         let mut fixed = [0u64; W];
         for (i, m) in arrays::<W>(masks).enumerate() {
-            *m = load_shifted(e.store.words(self.vars[i]), self.shifts[i] as usize);
+            load_shifted(e.store.words(self.vars[i]), self.shifts[i] as usize, m);
             if count(m) == 1 {
                 if intersects(&fixed, m) {
                     return Err(Conflict);
@@ -377,9 +377,11 @@ fn or_into(acc: &mut [u64], m: &[u64]) {
     acc.iter_mut().zip(m).for_each(|(a, b)| *a |= b);
 }
 
-/// `src` shifted left by `shift` bits, in `W` words (bits beyond them dropped).
-fn load_shifted<const W: usize>(src: &[u64], shift: usize) -> [u64; W] {
-    let mut dst = [0u64; W];
+/// Writes `src` shifted left by `shift` bits into `dst` (cleared first; bits beyond it
+/// dropped). In place, word by word: an array built on the stack and copied would be
+/// read back in wider loads than it was written in, which stalls.
+fn load_shifted(src: &[u64], shift: usize, dst: &mut [u64]) {
+    dst.fill(0);
     let (q, r) = (shift / 64, shift % 64);
     for (k, &word) in src.iter().enumerate() {
         if let Some(d) = dst.get_mut(k + q) {
@@ -391,7 +393,6 @@ fn load_shifted<const W: usize>(src: &[u64], shift: usize) -> [u64; W] {
             }
         }
     }
-    dst
 }
 
 /// Word `k` of `src` shifted right by `shift` bits: the inverse of [`load_shifted`].
@@ -414,7 +415,8 @@ mod tests {
     fn shifting_round_trips_across_word_boundaries() {
         let src = [0x8000_0000_0000_0001u64, 0b101];
         for shift in [0, 1, 63, 64, 65, 130] {
-            let dst: [u64; 5] = load_shifted(&src, shift);
+            let mut dst = [0; 5];
+            load_shifted(&src, shift, &mut dst);
             assert_eq!(count(&dst), 4);
             assert_eq!(extract_shifted(&dst, shift, 0), src[0], "shift {shift}");
             assert_eq!(extract_shifted(&dst, shift, 1), src[1], "shift {shift}");

@@ -14,7 +14,7 @@ use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 use crate::bits::{pack_pair, unpack_pair};
 use crate::posted::Relation;
 use crate::propagate::{Conflict, Engine};
-use crate::store::Store;
+use crate::store::{Layout, Store};
 
 /// The compiled linear constraint: the terms of a variable listed more than once are
 /// added up, terms with a coefficient of zero are dropped, and the relation becomes the
@@ -29,6 +29,9 @@ pub(crate) struct Linear {
     /// right-hand side, lie within `±2^60` ([`Linear::fit`]): the passes then run in
     /// `i64`, which takes half the instructions of `i128`.
     fits_i64: bool,
+    /// Where each term's variable lies in the store (set by [`Linear::fit`]), so that a
+    /// pass reads its bounds without looking the layout up.
+    layouts: Vec<Layout>,
 }
 
 impl Linear {
@@ -54,6 +57,7 @@ impl Linear {
             at_most,
             at_least,
             fits_i64: false,
+            layouts: Vec::new(),
         }
     }
 
@@ -69,6 +73,7 @@ impl Linear {
             })
             .sum();
         self.fits_i64 = magnitude.is_some_and(|m| m + largest_bound < I64_REACH);
+        self.layouts = self.vars.iter().map(|&x| store.layout(x)).collect();
         self
     }
 
@@ -209,7 +214,11 @@ impl Linear {
     fn sum_bounds<N: Num>(&self, e: &Engine, terms: &mut [u64]) -> Result<(N, N), Conflict> {
         let (mut low, mut high) = (N::ZERO, N::ZERO);
         for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
-            let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
+            let bounds = match self.layouts.get(i) {
+                Some(&l) => e.store.bounds_at(x, l),
+                None => e.store.bounds(x),
+            };
+            let (min, max) = bounds.ok_or(Conflict)?;
             terms[i] = pack_pair(min, max);
             let (l, h) = unpack(terms[i], N::from_coeff(a));
             low = low + l;
