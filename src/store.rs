@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::bits::is_single;
+use crate::bits::{is_single, pack_pair};
 use crate::domain::{Domain, DomainView};
 use crate::trail::Trail;
 
@@ -218,13 +218,15 @@ impl Store {
         }
     }
 
-    /// [`Store::bounds`] of the variable laid out at `l`, inline for domains of one or
-    /// two words and intervals, for a caller that keeps its variables' layouts and reads
-    /// bounds in its inner loop (a sum).
+    /// [`Store::bounds`] of the variable laid out at `l`, packed in one word
+    /// ([`pack_pair`]), inline for domains of one or two words and intervals: for a
+    /// caller that keeps its variables' layouts and reads bounds in its inner loop (a
+    /// sum). One word comes back in registers, where a pair of `i32`s behind an
+    /// `Option` comes back through memory.
     #[inline(always)]
-    pub(crate) fn bounds_at(&self, var: usize, l: Layout) -> Option<(i32, i32)> {
+    pub(crate) fn packed_bounds_at(&self, var: usize, l: Layout) -> Option<u64> {
         let at = l.start as usize;
-        let pair = |lo: usize, hi: usize| (value_at(l.base, lo), value_at(l.base, hi));
+        let pair = |lo: usize, hi: usize| pack_pair(value_at(l.base, lo), value_at(l.base, hi));
         if l.wide {
             let (lo, hi) = (self.words[at], self.words[at + 1]);
             return (lo <= hi).then(|| pair(lo as usize, hi as usize));
@@ -235,8 +237,14 @@ impl Store {
                 (w != 0).then(|| pair(w.trailing_zeros() as usize, 63 - w.leading_zeros() as usize))
             }
             2 => bit_bounds(&self.words[at..at + 2]).map(|(lo, hi)| pair(lo, hi)),
-            _ => self.bounds(var),
+            _ => self.packed_bounds(var),
         }
+    }
+
+    /// [`Store::bounds`] packed in one word ([`pack_pair`]).
+    #[inline(never)]
+    pub(crate) fn packed_bounds(&self, var: usize) -> Option<u64> {
+        self.bounds(var).map(|(lo, hi)| pack_pair(lo, hi))
     }
 
     /// The smallest and largest values of `var`; `None` when empty.

@@ -60,12 +60,17 @@ fn brute_force(domains: &[Vec<i32>], holds: &dyn Fn(&[i32]) -> bool) -> Vec<Vec<
     out
 }
 
+/// The most assignments of the boxes around the narrowed domains that a bounds check
+/// enumerates.
+const MAX_BOX_TUPLES: usize = 1 << 20;
+
 fn check(case: &Case, cases: usize, seed: u64) {
-    check_over(case, cases, seed, &[-2, -1, 0, 1, 2, 3]);
+    check_over(case, cases, seed, &[-2, -1, 0, 1, 2, 3], case.strength);
 }
 
-/// [`check`] with domains drawn from subsets of `values`.
-fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32]) {
+/// [`check`] with domains drawn from subsets of `values`, holding the propagator to
+/// `claim`.
+fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32], claim: Strength) {
     let mut random = Random::seeded(seed);
     for round in 0..cases {
         let n = *case.arity.start()
@@ -118,7 +123,7 @@ fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32]) {
                 );
             }
         }
-        match case.strength {
+        match claim {
             Strength::Domain => {
                 for (i, values) in left.iter().enumerate() {
                     for value in values {
@@ -143,6 +148,12 @@ fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32]) {
                         _ => Vec::new(),
                     })
                     .collect();
+                // Values spread over several words can make the boxes too many to
+                // enumerate: such a round is held to soundness only.
+                let tuples = boxes.iter().try_fold(1usize, |n, b| n.checked_mul(b.len()));
+                if tuples.is_none_or(|n| n > MAX_BOX_TUPLES) {
+                    continue;
+                }
                 let relaxed = brute_force(&boxes, &*holds);
                 for (i, values) in left.iter().enumerate() {
                     for bound in [values.first(), values.last()].into_iter().flatten() {
@@ -807,7 +818,7 @@ fn integer_cases() -> Vec<Case> {
 #[test]
 fn logic_counting_and_tables_agree_with_brute_force_and_keep_their_claims() {
     for (i, case) in boolean_cases().iter().enumerate() {
-        check_over(case, 400, 0xB001 + i as u64, &[0, 1]);
+        check_over(case, 400, 0xB001 + i as u64, &[0, 1], case.strength);
     }
     for (i, case) in integer_cases().iter().enumerate() {
         check(case, 400, 0x1CE + i as u64);
@@ -1244,4 +1255,20 @@ fn group_rules(domains: &[Vec<i32>], offsets: &[i32]) -> Option<Vec<Vec<i32>>> {
             .map(|(s, o)| s.iter().map(|v| v - o).collect())
             .collect(),
     )
+}
+
+/// The same harness over values spread across several words, so that bitset domains
+/// of two to five words meet every propagator. A domain-consistent all-different group
+/// whose values do not fit one word falls back to the fast rules (as
+/// `Consistency::Domain` documents), so it is held to soundness only.
+#[test]
+fn every_propagator_agrees_with_brute_force_over_several_words() {
+    let values = [-70, -1, 0, 1, 64, 130, 200];
+    for (i, case) in cases().iter().enumerate() {
+        let claim = match case.name {
+            "all_different (domain)" => Strength::Sound,
+            _ => case.strength,
+        };
+        check_over(case, 60, 0x5EED + i as u64, &values, claim);
+    }
 }

@@ -215,11 +215,10 @@ impl Linear {
         let (mut low, mut high) = (N::ZERO, N::ZERO);
         for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
             let bounds = match self.layouts.get(i) {
-                Some(&l) => e.store.bounds_at(x, l),
-                None => e.store.bounds(x),
+                Some(&l) => e.store.packed_bounds_at(x, l),
+                None => e.store.packed_bounds(x),
             };
-            let (min, max) = bounds.ok_or(Conflict)?;
-            terms[i] = pack_pair(min, max);
+            terms[i] = bounds.ok_or(Conflict)?;
             let (l, h) = unpack(terms[i], N::from_coeff(a));
             low = low + l;
             high = high + h;
