@@ -1258,17 +1258,11 @@ fn group_rules(domains: &[Vec<i32>], offsets: &[i32]) -> Option<Vec<Vec<i32>>> {
 }
 
 /// The same harness over values spread across several words, so that bitset domains
-/// of two to five words meet every propagator. A domain-consistent all-different group
-/// whose values do not fit one word falls back to the fast rules (as
-/// `Consistency::Domain` documents), so it is held to soundness only.
+/// of two to five words meet every propagator.
 #[test]
 fn every_propagator_agrees_with_brute_force_over_several_words() {
     let values = [-70, -1, 0, 1, 64, 130, 200];
     for (i, case) in cases().iter().enumerate() {
-        let claim = match case.name {
-            "all_different (domain)" => Strength::Sound,
-            _ => case.strength,
-        };
-        check_over(case, 60, 0x5EED + i as u64, &values, claim);
+        check_over(case, 60, 0x5EED + i as u64, &values, case.strength);
     }
 }

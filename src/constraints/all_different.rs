@@ -15,6 +15,7 @@
 //!    variables some values stay unused and the rule would be unsound, so it is skipped.
 
 use super::matching::prune_to_domain_consistency;
+use super::matching_words::prune_words;
 use crate::bits::is_single;
 use crate::posted::Consistency;
 use crate::propagate::{takes_an_end, Conflict, Engine, Event};
@@ -77,7 +78,7 @@ impl AllDifferent {
             vars,
             shifts,
             group_words,
-            domain_consistent: consistency == Consistency::Domain && group_words == 1,
+            domain_consistent: consistency == Consistency::Domain,
         }
     }
 
@@ -275,11 +276,13 @@ impl AllDifferent {
             if free < unfixed {
                 return Err(Conflict);
             }
-            if free > unfixed {
-                break;
-            }
             once.iter_mut().zip(&twice).for_each(|(o, t)| *o &= !t);
-            if count(&once) == 0 {
+            if free > unfixed || count(&once) == 0 {
+                // Domain consistency last: it implies the rules above, so its result is
+                // the group's fixed point.
+                if self.domain_consistent {
+                    prune_words::<W>(masks)?;
+                }
                 break;
             }
             for m in arrays::<W>(masks) {

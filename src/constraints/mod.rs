@@ -33,6 +33,7 @@ mod linear;
 mod locked_values;
 pub(crate) mod logic;
 mod matching;
+mod matching_words;
 mod not_equal;
 mod scheduling;
 mod table;

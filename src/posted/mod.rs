@@ -21,8 +21,9 @@ pub enum Consistency {
     Fast,
     /// The fast rules, then every value that belongs to no complete matching of variables to
     /// values is removed (domain consistency, Régin 1994). Far fewer search nodes on hard
-    /// Latin-square-like instances, at a higher cost per node. Groups whose values do not
-    /// fit one 64-bit word fall back to [`Consistency::Fast`].
+    /// Latin-square-like instances, at a higher cost per node. Groups with a wide
+    /// (interval) domain, or whose values with their offsets span more than 4,096, reason
+    /// on values and keep to the fast rules.
     Domain,
 }
 
