@@ -33,7 +33,7 @@ pub(crate) struct AllDifferent {
     shifts: Vec<u32>,
     /// Words of the value space; 1 selects the one-word fast path.
     group_words: usize,
-    /// Whether the matching-based filter runs after the fast rules (one-word groups only).
+    /// Whether the matching-based filter runs after the fast rules.
     domain_consistent: bool,
     /// Index in the store of each variable's first word.
     words: Vec<u32>,
