@@ -232,10 +232,7 @@ impl Store {
             return (lo <= hi).then(|| pair(lo as usize, hi as usize));
         }
         match l.len {
-            1 => {
-                let w = self.words[at];
-                (w != 0).then(|| pair(w.trailing_zeros() as usize, 63 - w.leading_zeros() as usize))
-            }
+            1 => bit_bounds(&self.words[at..at + 1]).map(|(lo, hi)| pair(lo, hi)),
             2 => bit_bounds(&self.words[at..at + 2]).map(|(lo, hi)| pair(lo, hi)),
             _ => self.packed_bounds(var),
         }
@@ -243,7 +240,7 @@ impl Store {
 
     /// [`Store::bounds`] packed in one word ([`pack_pair`]).
     #[inline(never)]
-    pub(crate) fn packed_bounds(&self, var: usize) -> Option<u64> {
+    fn packed_bounds(&self, var: usize) -> Option<u64> {
         self.bounds(var).map(|(lo, hi)| pack_pair(lo, hi))
     }
 

@@ -93,12 +93,16 @@ impl AllDifferent {
 
     /// Working memory: one value-space bitset per variable, of the path's width.
     pub(crate) fn scratch_words(&self) -> usize {
-        let width = if self.group_words == 1 {
-            1
-        } else {
-            self.group_words.next_power_of_two().max(2)
-        };
-        self.vars.len() * width
+        self.vars.len() * self.width()
+    }
+
+    /// The words a run gives each variable: one on the one-word path, else the group's
+    /// words rounded up to a power of two (the `W` of [`AllDifferent::propagate_words`]).
+    fn width(&self) -> usize {
+        match self.group_words {
+            0 | 1 => 1,
+            words => words.next_power_of_two(),
+        }
     }
 
     /// Which changes wake the group. Rules 2 and 3 can only fire once the free values are
@@ -210,12 +214,12 @@ impl AllDifferent {
     /// words rounded up to a power of two, so that every step below runs on arrays of
     /// a known length.
     fn propagate_wide(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        match self.group_words {
-            0..=2 => self.propagate_words::<2>(e, scratch),
-            3..=4 => self.propagate_words::<4>(e, scratch),
-            5..=8 => self.propagate_words::<8>(e, scratch),
-            9..=16 => self.propagate_words::<16>(e, scratch),
-            17..=32 => self.propagate_words::<32>(e, scratch),
+        match self.width() {
+            2 => self.propagate_words::<2>(e, scratch),
+            4 => self.propagate_words::<4>(e, scratch),
+            8 => self.propagate_words::<8>(e, scratch),
+            16 => self.propagate_words::<16>(e, scratch),
+            32 => self.propagate_words::<32>(e, scratch),
             _ => self.propagate_words::<MAX_WORDS>(e, scratch),
         }
     }

@@ -5,9 +5,10 @@
 //! Bounds, not domains, because the sum of bitset domains has no cheap exact form; bounds
 //! reasoning is what CP solvers offer for linear constraints by default (Gecode's `linear`
 //! with `IPL_BND`, MiniCP's `Sum`). Arithmetic is in `i128`, where a term is at most
-//! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow; or in `i64`, at
-//! half the instructions, for a sum whose terms over the initial domains add up to less
-//! than 2^60 in size (nearly every sum of a real model: `Linear::fit`).
+//! 2^31 · 2^31 in size, so no sum of fewer than 2^64 terms can overflow; or in `i64`
+//! (one register a value, no 128-bit multiplication or division) for a sum whose terms
+//! over the initial domains add up to less than 2^60 in size (nearly every sum of a real
+//! model: `Linear::fit`).
 
 use std::ops::{Add, Div, Mul, Neg, Rem, Sub};
 
@@ -27,15 +28,23 @@ pub(crate) struct Linear {
     at_least: Option<i128>,
     /// Whether every sum of the terms over the variables' initial domains, and the
     /// right-hand side, lie within `±2^60` ([`Linear::fit`]): the passes then run in
-    /// `i64`, which takes half the instructions of `i128`.
+    /// `i64`.
     fits_i64: bool,
-    /// Where each term's variable lies in the store (set by [`Linear::fit`]), so that a
-    /// pass reads its bounds without looking the layout up.
+    /// Where each term's variable lies in the store, so that a pass reads its bounds
+    /// without looking the layout up.
     layouts: Vec<Layout>,
 }
 
 impl Linear {
-    pub(crate) fn new(vars: &[usize], coeffs: &[i32], relation: Relation, rhs: i64) -> Self {
+    /// The sum of `coeffs[i]·vars[i]` in `relation` with `rhs`, over the variables of
+    /// `store`.
+    pub(crate) fn new(
+        vars: &[usize],
+        coeffs: &[i32],
+        relation: Relation,
+        rhs: i64,
+        store: &Store,
+    ) -> Self {
         let mut terms: Vec<(usize, i128)> = Vec::with_capacity(vars.len());
         for (&v, &a) in vars.iter().zip(coeffs) {
             // Few terms repeat a variable; a scan keeps the first one's place.
@@ -44,27 +53,30 @@ impl Linear {
                 None => terms.push((v, i128::from(a))),
             }
         }
-        let (vars, coeffs) = terms.into_iter().filter(|&(_, a)| a != 0).unzip();
+        let (vars, coeffs): (Vec<usize>, Vec<i128>) =
+            terms.into_iter().filter(|&(_, a)| a != 0).unzip();
         let rhs = i128::from(rhs);
         let (at_most, at_least) = match relation {
             Relation::Equal => (Some(rhs), Some(rhs)),
             Relation::AtMost => (Some(rhs), None),
             Relation::AtLeast => (None, Some(rhs)),
         };
+        let layouts = vars.iter().map(|&x| store.layout(x)).collect();
         Linear {
             vars,
             coeffs,
             at_most,
             at_least,
             fits_i64: false,
-            layouts: Vec::new(),
+            layouts,
         }
+        .fit(store, rhs.abs())
     }
 
     /// Lets the passes run in `i64` when the terms over the domains of `store` (which
     /// only shrink), with `largest_bound` (the largest size of a bound the sum is compared
     /// with), stay within `±2^60`.
-    pub(crate) fn fit(mut self, store: &Store, largest_bound: i128) -> Self {
+    fn fit(mut self, store: &Store, largest_bound: i128) -> Self {
         let magnitude: Option<i128> = self
             .terms()
             .map(|(x, a)| {
@@ -73,7 +85,6 @@ impl Linear {
             })
             .sum();
         self.fits_i64 = magnitude.is_some_and(|m| m + largest_bound < I64_REACH);
-        self.layouts = self.vars.iter().map(|&x| store.layout(x)).collect();
         self
     }
 
@@ -87,12 +98,19 @@ impl Linear {
     }
 
     /// The terms alone, with no relation: for a constraint that chooses the bounds on
-    /// the sum at each run (a reified sum: [`Linear::narrow`], [`Linear::sum_range`]).
-    pub(crate) fn terms_only(vars: &[usize], coeffs: &[i32]) -> Self {
+    /// the sum at each run (a reified sum: [`Linear::narrow`], [`Linear::sum_range`]);
+    /// `largest_bound` is the largest size of a bound it will choose.
+    pub(crate) fn terms_only(
+        vars: &[usize],
+        coeffs: &[i32],
+        store: &Store,
+        largest_bound: i128,
+    ) -> Self {
         Linear {
             at_most: None,
-            ..Linear::new(vars, coeffs, Relation::AtMost, 0)
+            ..Linear::new(vars, coeffs, Relation::AtMost, 0, store)
         }
+        .fit(store, largest_bound)
     }
 
     /// The terms' variables and coefficients, without those of coefficient zero.
@@ -214,11 +232,10 @@ impl Linear {
     fn sum_bounds<N: Num>(&self, e: &Engine, terms: &mut [u64]) -> Result<(N, N), Conflict> {
         let (mut low, mut high) = (N::ZERO, N::ZERO);
         for (i, (&x, &a)) in self.vars.iter().zip(&self.coeffs).enumerate() {
-            let bounds = match self.layouts.get(i) {
-                Some(&l) => e.store.packed_bounds_at(x, l),
-                None => e.store.packed_bounds(x),
-            };
-            terms[i] = bounds.ok_or(Conflict)?;
+            terms[i] = e
+                .store
+                .packed_bounds_at(x, self.layouts[i])
+                .ok_or(Conflict)?;
             let (l, h) = unpack(terms[i], N::from_coeff(a));
             low = low + l;
             high = high + h;

@@ -28,7 +28,7 @@ fn set<const W: usize>(t: &mut Table<W>, i: usize, value: u16) {
     t[i / 64][i % 64] = value;
 }
 
-fn has<const W: usize>(bits: &[u64], v: usize) -> bool {
+fn has(bits: &[u64], v: usize) -> bool {
     bits[v / 64] >> (v % 64) & 1 != 0
 }
 
@@ -94,7 +94,7 @@ pub(crate) fn prune_words<const W: usize>(masks: &mut [u64]) -> Result<bool, Con
             let y = get(&owner, u);
             let keep = u == own
                 || y == NONE
-                || has::<W>(&reaches_free, usize::from(y))
+                || has(&reaches_free, usize::from(y))
                 || get(&component, usize::from(y)) == get(&component, x);
             if keep {
                 kept[u / 64] |= 1 << (u % 64);
@@ -133,7 +133,7 @@ fn augment<const W: usize>(
     let mut from = 0;
     while let Some(u) = next_bit(d, from) {
         from = u + 1;
-        if has::<W>(visited, u) {
+        if has(visited, u) {
             continue;
         }
         visited[u / 64] |= 1 << (u % 64);
@@ -169,7 +169,7 @@ fn vars_reaching_free<const W: usize>(
         let value = usize::from(get(matched, usize::from(get(&queue, head))));
         head += 1;
         for x in 0..n {
-            if !has::<W>(&found, x) && has::<W>(&masks[x * W..(x + 1) * W], value) {
+            if !has(&found, x) && has(&masks[x * W..(x + 1) * W], value) {
                 found[x / 64] |= 1 << (x % 64);
                 set(&mut queue, tail, x as u16);
                 tail += 1;
@@ -219,7 +219,7 @@ fn components<const W: usize>(
                     let y = usize::from(get(owner, u));
                     if get(&t.index, y) == NONE {
                         t.enter(y);
-                    } else if has::<W>(&t.on_stack, y) {
+                    } else if has(&t.on_stack, y) {
                         let l = get(&t.low, x).min(get(&t.index, y));
                         set(&mut t.low, x, l);
                     }
@@ -298,7 +298,7 @@ mod tests {
             }
             let d = &masks[i * W..(i + 1) * W];
             (0..64 * W).any(|u| {
-                if !has::<W>(d, u) || used.contains(&u) {
+                if !has(d, u) || used.contains(&u) {
                     return false;
                 }
                 used.push(u);
@@ -342,7 +342,7 @@ mod tests {
                 .flat_map(|x| {
                     let mut kept = [0u64; 2];
                     for v in 0..128 {
-                        if has::<2>(&before[x * 2..x * 2 + 2], v) && supported::<2>(&before, x, v) {
+                        if has(&before[x * 2..x * 2 + 2], v) && supported::<2>(&before, x, v) {
                             kept[v / 64] |= 1 << (v % 64);
                         }
                     }

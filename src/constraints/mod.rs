@@ -372,9 +372,7 @@ pub(crate) fn compile_with(
                 rhs,
             } => {
                 let vars: Vec<usize> = vars.iter().map(|v| v.index()).collect();
-                Constraint::Linear(
-                    Linear::new(&vars, coeffs, *relation, *rhs).fit(store, i128::from(*rhs).abs()),
-                )
+                Constraint::Linear(Linear::new(&vars, coeffs, *relation, *rhs, store))
             }
             Posted::ReifiedLinear {
                 b,

@@ -35,7 +35,7 @@ impl ReifiedLinear {
         ReifiedLinear {
             vars: std::iter::once(b).chain(vars.iter().copied()).collect(),
             // The bounds asked of the sum are the right-hand side or one past it.
-            sum: Linear::terms_only(vars, coeffs).fit(store, i128::from(rhs).abs() + 1),
+            sum: Linear::terms_only(vars, coeffs, store, i128::from(rhs).abs() + 1),
             relation,
             rhs: i128::from(rhs),
             kind,
