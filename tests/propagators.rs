@@ -362,7 +362,14 @@ fn cases() -> Vec<Case> {
         binary(
             "pow",
             |m, x, y, z| m.pow(x, y, z),
-            |a, b| u32::try_from(b).ok().and_then(|b| a.checked_pow(b)),
+            |a, b| match (a, u32::try_from(b)) {
+                (_, Ok(b)) => a.checked_pow(b),
+                // A negative exponent: 1 / a^|b| truncated, as MiniZinc defines it.
+                (0, Err(_)) => None,
+                (1, Err(_)) => Some(1),
+                (-1, Err(_)) => Some(if b % 2 == 0 { 1 } else { -1 }),
+                (_, Err(_)) => Some(0),
+            },
         ),
         Case {
             name: "times (square)",

@@ -593,8 +593,16 @@ impl Builder {
                 m(self, r)
             }
             "int_ne" | "bool_ne" => {
-                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
-                let r = self.model.not_equal(x, y);
+                let mut xy = [self.var(arg(0)?)?, self.var(arg(1)?)?];
+                self.all_apart(&mut xy)?;
+                let r = self.model.not_equal(xy[0], xy[1]);
+                m(self, r)
+            }
+            "bool_xor" if a.len() == 2 => {
+                // The two-argument form: a ≠ b.
+                let (x, y) = (self.lit(arg(0)?)?, self.lit(arg(1)?)?);
+                let r = self.model.clause(&[x, y]);
+                let r = r.and_then(|()| self.model.clause(&[!x, !y]));
                 m(self, r)
             }
             "bool_not" => {
@@ -613,10 +621,25 @@ impl Builder {
                 m(self, r)
             }
             "int_lin_ne" if self.kept_disequality(a)? => Ok(()),
+            "int_plus" => {
+                let (x, y, z) = (self.var(arg(0)?)?, self.var(arg(1)?)?, self.var(arg(2)?)?);
+                let r = self.model.require((x + y).equals(z));
+                m(self, r)
+            }
+            "bool_lin_eq" if !matches!(arg(2)?, Value::Int(_)) => {
+                // A variable right-hand side: Σ cᵢ·bᵢ - c = 0.
+                let sum = self.linear(arg(0)?, arg(1)?)?;
+                let c = self.var(arg(2)?)?;
+                let r = self.model.require((sum - c).equals(0));
+                m(self, r)
+            }
             "int_lin_eq" | "int_lin_le" | "int_lin_ne" | "bool_lin_eq" | "bool_lin_le" => {
                 let coeffs = self.coeffs(arg(0)?)?;
-                let vars = self.vars(arg(1)?)?;
+                let mut vars = self.vars(arg(1)?)?;
                 let rhs = self.int(arg(2)?)?;
+                if name == "int_lin_ne" {
+                    self.all_apart(&mut vars)?;
+                }
                 // `x - y = c` on domains (every value of one side has its partner), where
                 // the sum would keep bounds only.
                 let r = match (name, difference(&vars, &coeffs)) {
@@ -677,6 +700,15 @@ impl Builder {
             }
             "int_times" | "int_div" | "int_mod" | "int_pow" | "int_min" | "int_max" => {
                 let (x, y, z) = (self.var(arg(0)?)?, self.var(arg(1)?)?, self.var(arg(2)?)?);
+                // `x` and `y` may be one variable (a square), `z` never either of them, and
+                // the extrema take three distinct variables.
+                let [x, y, z] = if name == "int_min" || name == "int_max" {
+                    let mut xyz = [x, y, z];
+                    self.all_apart(&mut xyz)?;
+                    xyz
+                } else {
+                    [x, y, self.apart_from(z, &[x, y])?]
+                };
                 let r = match name {
                     "int_times" => self.model.times(x, y, z),
                     "int_div" => self.model.div(x, y, z),
@@ -688,12 +720,17 @@ impl Builder {
                 m(self, r)
             }
             "int_abs" => {
-                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
+                let x = self.var(arg(0)?)?;
+                let y = self.var(arg(1)?)?;
+                let y = self.apart_from(y, &[x])?;
                 let r = self.model.abs(x, y);
                 m(self, r)
             }
             "array_int_minimum" | "array_int_maximum" => {
-                let (y, xs) = (self.var(arg(0)?)?, self.vars(arg(1)?)?);
+                let mut xs = self.vars(arg(1)?)?;
+                xs.push(self.var(arg(0)?)?);
+                self.all_apart(&mut xs)?;
+                let y = xs.pop().ok_or_else(|| self.err("an empty array"))?;
                 let r = if name.ends_with("minimum") {
                     self.model.min(&xs, y)
                 } else {
@@ -705,8 +742,14 @@ impl Builder {
             | "array_bool_element"
             | "array_var_int_element"
             | "array_var_bool_element" => {
-                let index = self.var(arg(0)?)?;
                 let z = self.var(arg(2)?)?;
+                // The index stands apart from the result and the entries.
+                let mut others = vec![z];
+                if name.contains("var") {
+                    others.extend(self.vars(arg(1)?)?);
+                }
+                let index = self.var(arg(0)?)?;
+                let index = self.apart_from(index, &others)?;
                 // FlatZinc counts from 1, the model from 0: the array gets a first entry
                 // that the index, kept at 1 or more, never points at. (An index shifted
                 // through a linear equation would lose its holes.)
@@ -739,6 +782,17 @@ impl Builder {
                 };
                 m(self, res)
             }
+            "array_bool_xor" => {
+                let lits = self.lits(arg(0)?)?;
+                self.odd(&lits)
+            }
+            "bool_clause_reif" => {
+                let mut lits = self.lits(arg(0)?)?;
+                lits.extend(self.lits(arg(1)?)?.into_iter().map(|l| !l));
+                let r = self.lit(arg(2)?)?;
+                let res = self.model.or(&lits, r);
+                m(self, res)
+            }
             "bool_and" | "bool_or" | "bool_xor" => {
                 let (x, y, r) = (self.lit(arg(0)?)?, self.lit(arg(1)?)?, self.lit(arg(2)?)?);
                 let res = match name {
@@ -749,12 +803,14 @@ impl Builder {
                 m(self, res)
             }
             "all_different_int" => {
-                let xs = self.vars(arg(0)?)?;
+                let mut xs = self.vars(arg(0)?)?;
+                self.all_apart(&mut xs)?;
                 let r = self.model.all_different(&xs);
                 m(self, r)
             }
             "table_int" | "table_bool" => {
-                let xs = self.vars(arg(0)?)?;
+                let mut xs = self.vars(arg(0)?)?;
+                self.all_apart(&mut xs)?;
                 let flat = self.coeffs(arg(1)?)?;
                 let tuples: Vec<Vec<i32>> =
                     flat.chunks(xs.len().max(1)).map(<[i32]>::to_vec).collect();
@@ -782,15 +838,13 @@ impl Builder {
                 let x = self.var(arg(0)?)?;
                 let set = self.coeffs(&Value::Set(self.ints(arg(1)?)?))?;
                 let b = self.var(arg(2)?)?;
-                let r = if name == "set_in_reif" {
-                    self.model.among(&[x], &set, b)
-                } else {
-                    // b ⇒ x ∈ S: among into a fresh count that b bounds from below.
-                    let counted = self.model.new_bool().map_err(|e| self.model_err(e))?;
-                    self.model
-                        .among(&[x], &set, counted)
-                        .and_then(|()| self.model.implies(b.into(), counted.into()))
-                };
+                if name == "set_in_reif" {
+                    return self.among_of(&[x], &set, b);
+                }
+                // b ⇒ x ∈ S: among into a fresh count that b bounds from below.
+                let counted = self.model.new_bool().map_err(|e| self.model_err(e))?;
+                let r = self.model.among(&[x], &set, counted);
+                let r = r.and_then(|()| self.model.implies(b.into(), counted.into()));
                 m(self, r)
             }
             // The natives of share/minizinc/bitcsp (see docs/FLATZINC.md).
@@ -844,7 +898,8 @@ impl Builder {
             }
             "bitcsp_circuit" => {
                 let offset = self.coeff(arg(0)?)?;
-                let xs = self.vars(arg(1)?)?;
+                let mut xs = self.vars(arg(1)?)?;
+                self.all_apart(&mut xs)?;
                 self.circuit_from(offset, &xs)
             }
             other => Err(self.err(format!("constraint '{other}' is not supported"))),
@@ -909,14 +964,52 @@ impl Builder {
     /// `among`, which takes distinct variables: a variable met again (`n` among the `xs`,
     /// as in a magic sequence, or a constant repeated) is replaced by a copy of it.
     fn among_of(&mut self, xs: &[VarId], set: &[i32], n: VarId) -> Result<(), FznError> {
-        let mut seen = std::collections::HashSet::with_capacity(xs.len() + 1);
-        let mut distinct = Vec::with_capacity(xs.len() + 1);
-        for &v in xs.iter().chain([&n]) {
-            distinct.push(if seen.insert(v) { v } else { self.copy_of(v)? });
-        }
+        let mut distinct: Vec<VarId> = xs.iter().copied().chain([n]).collect();
+        self.all_apart(&mut distinct)?;
         let n = distinct.pop().unwrap_or(n);
         let r = self.model.among(&distinct, set, n);
         r.map_err(|e| self.model_err(e))
+    }
+
+    /// Replaces every variable met again in `vars` by a copy of it. FlatZinc repeats
+    /// variables freely (`int_times(x, x, y)`, an element whose index is also one of its
+    /// entries, a constant twice in one list), where the engine's constraints take
+    /// distinct variables; a copy keeps the meaning, its equality being domain consistent.
+    fn all_apart(&mut self, vars: &mut [VarId]) -> Result<(), FznError> {
+        let mut seen = HashSet::with_capacity(vars.len());
+        for v in vars {
+            if !seen.insert(*v) {
+                *v = self.copy_of(*v)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// `x`, or a copy of it when it is one of `others`.
+    fn apart_from(&mut self, x: VarId, others: &[VarId]) -> Result<VarId, FznError> {
+        if others.contains(&x) {
+            self.copy_of(x)
+        } else {
+            Ok(x)
+        }
+    }
+
+    /// An odd number of `lits` hold (`array_bool_xor`): a chain of exclusive ors, each
+    /// link domain consistent.
+    fn odd(&mut self, lits: &[Literal]) -> Result<(), FznError> {
+        let r = (|| {
+            let Some((&first, rest)) = lits.split_first() else {
+                return self.model.clause(&[]);
+            };
+            let mut parity = first;
+            for &l in rest {
+                let next = Literal::yes(self.model.new_bool()?);
+                self.model.xor(parity, l, next)?;
+                parity = next;
+            }
+            self.model.clause(&[parity])
+        })();
+        r.map_err(|e: ModelError| self.model_err(e))
     }
 
     /// A new variable equal to `x`, with the same domain (a domain-consistent equality).

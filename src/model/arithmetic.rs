@@ -67,14 +67,13 @@ impl Model {
         )
     }
 
-    /// Requires `z = x ^ y` for `y ≥ 0`; a negative exponent has no value.
+    /// Requires `z = x ^ y`; for a negative exponent, `z = 1 / x^|y|` truncated toward
+    /// zero (MiniZinc's meaning: 1 or -1 when `x` is, 0 for any other `x`, and `x = 0`
+    /// has no value).
     ///
     /// # Errors
     /// As [`times`](Model::times).
     pub fn pow(&mut self, x: VarId, y: VarId, z: VarId) -> Result<(), ModelError> {
-        fn power(a: i64, b: i64) -> Option<i64> {
-            a.checked_pow(u32::try_from(b).ok()?)
-        }
         self.function(x, y, z, "pow", power, |a| power(a, a))
     }
 
@@ -194,5 +193,17 @@ impl Model {
             return self.post(Unary::new(name, x, z, square));
         }
         self.post(Binary::new(name, x, y, z, f))
+    }
+}
+
+/// `a ^ b`, with MiniZinc's meaning for a negative exponent (see [`Model::pow`]); `None`
+/// where it has no value or leaves `i64`.
+fn power(a: i64, b: i64) -> Option<i64> {
+    match (a, u32::try_from(b)) {
+        (_, Ok(b)) => a.checked_pow(b),
+        (0, Err(_)) => None,
+        (1, Err(_)) => Some(1),
+        (-1, Err(_)) => Some(if b % 2 == 0 { 1 } else { -1 }),
+        (_, Err(_)) => Some(0),
     }
 }

@@ -131,3 +131,16 @@ pub fn temp_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("temporary directory");
     dir
 }
+
+/// Whether `minizinc` runs here with Gecode among its solvers (the tests that compare
+/// with Gecode skip with a message otherwise).
+pub fn minizinc_with_gecode() -> bool {
+    let listed = Command::new("minizinc")
+        .arg("--solvers")
+        .output()
+        .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("Gecode"));
+    if !listed {
+        eprintln!("skipped: minizinc with Gecode is not installed");
+    }
+    listed
+}
