@@ -13,7 +13,12 @@
 //!    are of them, every free value must be used, so a value with a single place left is
 //!    fixed there (and a variable holding two such values fails). With more values than
 //!    variables some values stay unused and the rule would be unsound, so it is skipped.
+//!
+//! Then, as the group's [`Consistency`] asks: bounds consistency by Hall intervals
+//! ([`hall_intervals`](super::hall_intervals)), after which the rules run again while it
+//! moves a bound; or domain consistency by matching, which implies everything above.
 
+use super::hall_intervals;
 use super::matching::prune_to_domain_consistency;
 use super::matching_words::prune_words;
 use crate::bits::is_single;
@@ -35,6 +40,8 @@ pub(crate) struct AllDifferent {
     group_words: usize,
     /// Whether the matching-based filter runs after the fast rules.
     domain_consistent: bool,
+    /// Whether the Hall intervals run after the fast rules.
+    bounds_consistent: bool,
     /// Index in the store of each variable's first word.
     words: Vec<u32>,
     /// The variables start with exactly as many values between them as there are variables.
@@ -79,6 +86,7 @@ impl AllDifferent {
             shifts,
             group_words,
             domain_consistent: consistency == Consistency::Domain,
+            bounds_consistent: consistency == Consistency::Bounds,
         }
     }
 
@@ -86,14 +94,22 @@ impl AllDifferent {
         &self.vars
     }
 
-    /// Whether the matching-based filter runs.
-    pub(crate) fn is_domain_consistent(&self) -> bool {
-        self.domain_consistent
+    /// Whether it runs after the cheap propagators have settled: the matching and the
+    /// Hall intervals reach the same fixed point then, at a fraction of the cost.
+    pub(crate) fn is_costly(&self) -> bool {
+        self.domain_consistent || self.bounds_consistent
     }
 
-    /// Working memory: one value-space bitset per variable, of the path's width.
+    /// Working memory: one value-space bitset per variable, of the path's width, then
+    /// (for bounds consistency) the ranges and the Hall intervals' memory.
     pub(crate) fn scratch_words(&self) -> usize {
-        self.vars.len() * self.width()
+        let n = self.vars.len();
+        let hall = if self.bounds_consistent {
+            2 * n + hall_intervals::scratch_words(n)
+        } else {
+            0
+        };
+        n * self.width() + hall
     }
 
     /// The words a run gives each variable: one on the one-word path, else the group's
@@ -109,10 +125,13 @@ impl AllDifferent {
     /// as few as the unfixed variables; a group that starts with more values than variables
     /// (a diagonal of N-Queens, a clique in coloring) gets there rarely, so it runs on fixes
     /// only, which is all rule 1 needs. Groups with exactly as many values as variables
-    /// (Sudoku's rows, columns and boxes) and domain-consistent groups wake on every change.
+    /// (Sudoku's rows, columns and boxes) and domain-consistent groups wake on every change,
+    /// bounds-consistent groups when a bound moves.
     pub(crate) fn event(&self) -> Event {
         if self.permutation || self.domain_consistent {
             Event::Change
+        } else if self.bounds_consistent {
+            Event::Bounds
         } else {
             Event::Fix
         }
@@ -128,9 +147,9 @@ impl AllDifferent {
     }
 
     /// The one-word path: every rule on whole words, domains written back once at the end.
-    fn propagate_one_word(&self, e: &mut Engine, masks: &mut [u64]) -> Result<(), Conflict> {
+    fn propagate_one_word(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
         let n = self.vars.len();
-        let masks = &mut masks[..n];
+        let (masks, hall) = scratch.split_at_mut(n);
         let mut fixed = 0u64;
         for (i, m) in masks.iter_mut().enumerate() {
             *m = e.store.word_at(self.words[i] as usize) << self.shifts[i];
@@ -188,6 +207,9 @@ impl AllDifferent {
                 }
                 continue;
             }
+            if self.bounds_consistent && narrow_to_hall_bounds::<1>(masks, hall)? {
+                continue;
+            }
             // Domain consistency last. It implies the rules above (a fixed value in no
             // other domain; a value that must be used and has one place, fixed there), so
             // its result is the group's fixed point: no second pass.
@@ -232,7 +254,7 @@ impl AllDifferent {
         scratch: &mut [u64],
     ) -> Result<(), Conflict> {
         let n = self.vars.len();
-        let masks = &mut scratch[..n * W];
+        let (masks, hall) = scratch.split_at_mut(n * W);
         let mut fixed = [0u64; W];
         for (i, m) in arrays::<W>(masks).enumerate() {
             load_shifted(e.store.words(self.vars[i]), self.shifts[i] as usize, m);
@@ -282,6 +304,9 @@ impl AllDifferent {
             }
             once.iter_mut().zip(&twice).for_each(|(o, t)| *o &= !t);
             if free > unfixed || count(&once) == 0 {
+                if self.bounds_consistent && narrow_to_hall_bounds::<W>(masks, hall)? {
+                    continue;
+                }
                 // Domain consistency last: it implies the rules above, so its result is
                 // the group's fixed point.
                 if self.domain_consistent {
@@ -326,6 +351,60 @@ impl AllDifferent {
             e.narrow_word_quietly(var, k, kept(k));
         }
         e.changed_knowing_ends(var, end)
+    }
+}
+
+/// Moves each variable's value-space bounds out of the group's Hall intervals (masks of
+/// `W` words each; `hall` holds the ranges and [`hall_intervals::narrow`]'s memory),
+/// clearing the values outside. Returns whether a mask lost values.
+fn narrow_to_hall_bounds<const W: usize>(
+    masks: &mut [u64],
+    hall: &mut [u64],
+) -> Result<bool, Conflict> {
+    let n = masks.len() / W;
+    let (lo, rest) = hall.split_at_mut(n);
+    let (hi, work) = rest.split_at_mut(n);
+    for (k, m) in masks.chunks_exact(W).enumerate() {
+        (lo[k], hi[k]) = ends(m).ok_or(Conflict)?;
+    }
+    if !hall_intervals::worth_running(lo, hi) || !hall_intervals::narrow(lo, hi, work)? {
+        return Ok(false);
+    }
+    for (k, m) in masks.chunks_exact_mut(W).enumerate() {
+        keep_range(m, lo[k], hi[k]);
+        if m.iter().all(|&w| w == 0) {
+            return Err(Conflict);
+        }
+    }
+    Ok(true)
+}
+
+/// The lowest and highest set positions of a multi-word bitset.
+fn ends(m: &[u64]) -> Option<(u64, u64)> {
+    let first = m.iter().position(|&w| w != 0)?;
+    let last = m.iter().rposition(|&w| w != 0)?;
+    let lo = 64 * first as u64 + u64::from(m[first].trailing_zeros());
+    let hi = 64 * last as u64 + 63 - u64::from(m[last].leading_zeros());
+    Some((lo, hi))
+}
+
+/// Clears the positions of `m` outside `lo..=hi`.
+fn keep_range(m: &mut [u64], lo: u64, hi: u64) {
+    for (k, w) in m.iter_mut().enumerate() {
+        let start = 64 * k as u64;
+        let below = lo.saturating_sub(start).min(64);
+        let above = (hi + 1).saturating_sub(start).min(64);
+        let keep = ones_below(above) & !ones_below(below);
+        *w &= keep;
+    }
+}
+
+/// A word with its lowest `k` bits set (`k ≤ 64`).
+fn ones_below(k: u64) -> u64 {
+    if k >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << k) - 1
     }
 }
 

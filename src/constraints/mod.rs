@@ -28,6 +28,7 @@ mod counting;
 mod custom;
 mod family;
 mod forbidden;
+mod hall_intervals;
 mod knapsack;
 mod linear;
 mod locked_values;
@@ -157,7 +158,7 @@ impl Propagate for Constraint {
     fn is_costly(&self) -> bool {
         match self {
             Constraint::LockedValues(_) | Constraint::Knapsack(_) => true,
-            Constraint::AllDifferent(c) => c.is_domain_consistent(),
+            Constraint::AllDifferent(c) => c.is_costly(),
             Constraint::Custom(c) => c.is_costly(),
             _ => false,
         }
@@ -304,8 +305,9 @@ impl NeighbourRows for [Vec<u32>] {
 /// All-different groups whose values fit one word (offsets included) and that overlap
 /// other such groups are gathered into one [`Family`] per set of overlapping groups whose
 /// permutation groups (as many values as variables) cover all their variables. A
-/// [`Consistency::Domain`] group in a family also keeps its own [`AllDifferent`] for the
-/// matching, run after the cheap propagators settle (see [`Constraint::is_costly`]).
+/// [`Consistency::Domain`] or [`Consistency::Bounds`] group in a family also keeps its own
+/// [`AllDifferent`] for the matching or the Hall intervals, run after the cheap
+/// propagators settle (see [`Constraint::is_costly`]).
 /// Other overlapping plain groups get [`LockedValues`] between them.
 pub(crate) fn compile(posted: &[Posted], store: &Store) -> Vec<Constraint> {
     compile_with(posted, store, Families::Formed)
@@ -357,7 +359,11 @@ pub(crate) fn compile_with(
                 let indices: Vec<usize> = vars.iter().map(|v| v.index()).collect();
                 let offsets = offsets.to_vec(vars.len());
                 if needs_values_not_bits(store, &indices, &offsets) {
-                    Constraint::WideAllDifferent(WideAllDifferent::new(&indices, &offsets))
+                    Constraint::WideAllDifferent(WideAllDifferent::new(
+                        &indices,
+                        &offsets,
+                        *consistency,
+                    ))
                 } else {
                     Constraint::AllDifferent(AllDifferent::new(store, vars, &offsets, *consistency))
                 }
@@ -570,13 +576,13 @@ fn needs_values_not_bits(store: &Store, vars: &[usize], offsets: &[i32]) -> bool
     hi - lo > MAX_GROUP_BITS
 }
 
-/// A domain-consistent all-different: in a family it still runs on its own, for the
-/// matching the family's rules do not replace.
+/// A domain- or bounds-consistent all-different: in a family it still runs on its own, for
+/// the matching or the Hall intervals the family's rules do not replace.
 fn keeps_own_matching(posted: &Posted) -> bool {
     matches!(
         posted,
         Posted::AllDifferent {
-            consistency: Consistency::Domain,
+            consistency: Consistency::Domain | Consistency::Bounds,
             ..
         }
     )

@@ -11,9 +11,16 @@
 //!
 //! It keeps the list of its variables that changed since it last ran (the engine's change
 //! tracking), so that a run costs the newly fixed variables times the group, not the whole
-//! group squared. Bounds consistency (Hall intervals, López-Ortiz et al. 2003) is not done.
+//! group squared.
+//!
+//! A group asked for more than the fast rules ([`Consistency::Bounds`], or
+//! [`Consistency::Domain`], whose matching needs the group's values as bits) then gets
+//! bounds consistency: the ranges' ends leave the Hall intervals
+//! ([`hall_intervals`](super::hall_intervals)) until none moves.
 
+use super::hall_intervals;
 use crate::bits::take_first;
+use crate::posted::Consistency;
 use crate::propagate::{Conflict, Engine};
 
 /// A compiled all-different group that reasons on values.
@@ -21,13 +28,16 @@ use crate::propagate::{Conflict, Engine};
 pub(crate) struct WideAllDifferent {
     vars: Vec<usize>,
     offsets: Vec<i64>,
+    /// Whether the Hall intervals run after the rules on values.
+    bounds_consistent: bool,
 }
 
 impl WideAllDifferent {
-    pub(crate) fn new(vars: &[usize], offsets: &[i32]) -> Self {
+    pub(crate) fn new(vars: &[usize], offsets: &[i32], consistency: Consistency) -> Self {
         WideAllDifferent {
             vars: vars.to_vec(),
             offsets: offsets.iter().map(|&c| i64::from(c)).collect(),
+            bounds_consistent: consistency != Consistency::Fast,
         }
     }
 
@@ -35,14 +45,36 @@ impl WideAllDifferent {
         &self.vars
     }
 
-    /// One bit per variable: the variables still to visit in a run.
+    /// One bit per variable: the variables still to visit in a run; then, for bounds
+    /// consistency, the ranges and the Hall intervals' memory.
     pub(crate) fn scratch_words(&self) -> usize {
+        let n = self.vars.len();
+        let hall = if self.bounds_consistent {
+            2 * n + hall_intervals::scratch_words(n)
+        } else {
+            0
+        };
+        self.pending_words() + hall
+    }
+
+    fn pending_words(&self) -> usize {
         self.vars.len().div_ceil(64)
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
-        let pending = &mut scratch[..self.scratch_words()];
+        let (pending, hall) = scratch.split_at_mut(self.pending_words());
         e.take_changes(pending);
+        loop {
+            self.remove_fixed_values(e, pending)?;
+            self.check_pigeonhole(e)?;
+            if !self.bounds_consistent || !self.narrow_to_hall_bounds(e, hall, pending)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Rule 1 from the variables marked in `pending` (cleared as they are visited).
+    fn remove_fixed_values(&self, e: &mut Engine, pending: &mut [u64]) -> Result<(), Conflict> {
         while let Some(i) = take_first(pending) {
             let x = self.vars[i];
             if !e.store.is_fixed(x) {
@@ -61,7 +93,48 @@ impl WideAllDifferent {
                 }
             }
         }
-        self.check_pigeonhole(e)
+        Ok(())
+    }
+
+    /// One round of Hall intervals on the variables' ranges, each value `x + c` counted
+    /// from the group's smallest; returns whether a bound moved, and marks in `pending`
+    /// the variables it fixed, whose values rule 1 takes from the others.
+    fn narrow_to_hall_bounds(
+        &self,
+        e: &mut Engine,
+        hall: &mut [u64],
+        pending: &mut [u64],
+    ) -> Result<bool, Conflict> {
+        let n = self.vars.len();
+        let (lo, rest) = hall.split_at_mut(n);
+        let (hi, work) = rest.split_at_mut(n);
+        let mut base = i64::MAX;
+        for (&x, &c) in self.vars.iter().zip(&self.offsets) {
+            let (min, _) = e.store.bounds(x).ok_or(Conflict)?;
+            base = base.min(i64::from(min) + c);
+        }
+        for (k, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
+            let (min, max) = e.store.bounds(x).ok_or(Conflict)?;
+            // Within 2^33 of `base`: the values are `i32`s moved by `i32` offsets.
+            lo[k] = (i64::from(min) + c - base) as u64;
+            hi[k] = (i64::from(max) + c - base) as u64;
+        }
+        // No `worth_running` here: rule 1 above takes a fixed value only from the
+        // domains it bounds, so Hall intervals of fixed variables can still move bounds.
+        if !hall_intervals::narrow(lo, hi, work)? {
+            return Ok(false);
+        }
+        let mut moved = false;
+        for (k, (&x, &c)) in self.vars.iter().zip(&self.offsets).enumerate() {
+            let value = |p: u64| i128::from(p as i64 + base - c);
+            if e.restrict_range(x, Some(value(lo[k])), Some(value(hi[k])))? {
+                moved = true;
+                if e.store.is_fixed(x) {
+                    pending[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+        Ok(moved)
     }
 
     /// Fails when the variables outnumber the values between the group's outer bounds.

@@ -10,8 +10,8 @@ use super::intervals;
 use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
 use super::search::{self, SearchAnnotations};
 use crate::{
-    Compare, Domain, LastConflict, LinearConstraint, LinearExpr, Literal, Model, ModelError,
-    Relation, Solution, Solver, VarId, VariableOrder,
+    Compare, Consistency, Domain, LastConflict, LinearConstraint, LinearExpr, Literal, Model,
+    ModelError, Relation, Solution, Solver, VarId, VariableOrder,
 };
 
 /// A model built from FlatZinc, with what to print of a solution.
@@ -139,6 +139,10 @@ struct Builder {
     disequalities: Vec<(VarId, VarId, i64)>,
     /// Whether the constraint being read carries `:: domain` (domain consistency asked).
     domain_asked: bool,
+    /// Whether the constraint being read carries `:: value_propagation`.
+    values_asked: bool,
+    /// Whether the constraint being read carries `:: bounds`.
+    bounds_asked: bool,
     /// The variables declared as intervals (`intervals.rs`).
     intervals: HashSet<String>,
 }
@@ -256,6 +260,8 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
         counts: Vec::new(),
         disequalities: Vec::new(),
         domain_asked: false,
+        values_asked: false,
+        bounds_asked: false,
         intervals: intervals::bounds_only(items),
     };
     let mut goal = Goal::Satisfy;
@@ -303,6 +309,8 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
                     .map(|a| b.value(a))
                     .collect::<Result<Vec<_>, _>>()?;
                 b.domain_asked = annotations.iter().any(|a| a.name == "domain");
+                b.values_asked = annotations.iter().any(|a| a.name == "value_propagation");
+                b.bounds_asked = annotations.iter().any(|a| a.name == "bounds");
                 b.constraint(name, &args)?;
             }
             Item::Solve {
@@ -805,7 +813,16 @@ impl Builder {
             "all_different_int" => {
                 let mut xs = self.vars(arg(0)?)?;
                 self.all_apart(&mut xs)?;
-                let r = self.model.all_different(&xs);
+                let consistency = if self.domain_asked {
+                    Consistency::Domain
+                } else if self.values_asked {
+                    Consistency::Fast
+                } else if self.bounds_asked {
+                    Consistency::Bounds
+                } else {
+                    self.default_consistency(&xs)
+                };
+                let r = self.model.all_different_with(&xs, consistency);
                 m(self, r)
             }
             "table_int" | "table_bool" => {
@@ -971,6 +988,27 @@ impl Builder {
         r.map_err(|e| self.model_err(e))
     }
 
+    /// The all-different strength `bitcsp fzn` picks when the model asks for none: bounds
+    /// consistency (Gecode's default) when the values span more than 64, the fast rules
+    /// within one word. Within a word the fast rules (and the families of overlapping
+    /// groups) already find most of what Hall intervals do at a fraction of the cost, while
+    /// over wide spans (a Golomb ruler's differences) Hall intervals cut the search several
+    /// times over; docs/FLATZINC.md gives the figures.
+    fn default_consistency(&self, xs: &[VarId]) -> Consistency {
+        let (mut lo, mut hi) = (i64::MAX, i64::MIN);
+        for d in xs.iter().filter_map(|&x| self.model.domain(x)) {
+            if let (Some(min), Some(max)) = (d.min(), d.max()) {
+                lo = lo.min(i64::from(min));
+                hi = hi.max(i64::from(max));
+            }
+        }
+        if hi.saturating_sub(lo) >= 64 {
+            Consistency::Bounds
+        } else {
+            Consistency::Fast
+        }
+    }
+
     /// Replaces every variable met again in `vars` by a copy of it. FlatZinc repeats
     /// variables freely (`int_times(x, x, y)`, an element whose index is also one of its
     /// entries, a constant twice in one list), where the engine's constraints take
@@ -1063,4 +1101,63 @@ impl Builder {
 
 fn narrow(v: i64) -> Result<i32, std::num::TryFromIntError> {
     i32::try_from(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::flatzinc::parse;
+
+    /// The values of the output variables after the root's propagation of `text`, by name.
+    fn root_domains(text: &str) -> HashMap<String, Vec<i32>> {
+        let built = build(&parse(text).expect("parsed")).expect("built");
+        let mut solver = Solver::new(&built.model);
+        solver.propagate().expect("consistent");
+        built
+            .outputs
+            .iter()
+            .map(|o| {
+                let d = solver.domain(o.vars[0]).expect("variable");
+                (o.name.clone(), d.iter().collect())
+            })
+            .collect()
+    }
+
+    /// `x, y ∈ {1, 3}`, `z ∈ 1..3`, `w ∈ W`, all different, with `annotation`: the fast
+    /// rules leave `w` alone, bounds consistency (the Hall interval 1..3) takes 1..3 from
+    /// `w`, domain consistency also fixes `z` at 2.
+    fn group(w: &str, annotation: &str) -> HashMap<String, Vec<i32>> {
+        root_domains(&format!(
+            "var {{1,3}}: x :: output_var;\nvar {{1,3}}: y :: output_var;\n\
+             var 1..3: z :: output_var;\nvar {w}: w :: output_var;\n\
+             constraint fzn_all_different_int([x,y,z,w]){annotation};\nsolve satisfy;\n"
+        ))
+    }
+
+    #[test]
+    fn all_different_strength_follows_annotations_and_span() {
+        let fast = group("1..5", "");
+        assert_eq!(
+            (fast["z"].clone(), fast["w"].clone()),
+            (vec![1, 2, 3], vec![1, 2, 3, 4, 5])
+        );
+        let bounds = group("1..5", " :: bounds");
+        assert_eq!(
+            (bounds["z"].clone(), bounds["w"].clone()),
+            (vec![1, 2, 3], vec![4, 5])
+        );
+        let domain = group("1..5", " :: domain");
+        assert_eq!(
+            (domain["z"].clone(), domain["w"].clone()),
+            (vec![2], vec![4, 5])
+        );
+        let values = group("{1,2,3,4,5,100}", " :: value_propagation");
+        assert_eq!(values["w"], vec![1, 2, 3, 4, 5, 100]);
+        // Values spanning more than 64: bounds consistency unless asked otherwise.
+        let wide = group("{1,2,3,4,5,100}", "");
+        assert_eq!(
+            (wide["z"].clone(), wide["w"].clone()),
+            (vec![1, 2, 3], vec![4, 5, 100])
+        );
+    }
 }
