@@ -1080,7 +1080,9 @@ impl Builder {
     }
 
     /// A Hamiltonian circuit over successors numbered from `offset` (the first index of
-    /// the MiniZinc array): the engine's circuit numbers them from 0.
+    /// the MiniZinc array): the engine's circuit numbers them from 0, on copies tied to the
+    /// successors value for value (a tour's costs are elements over the successors, and
+    /// see only what a domain-consistent link passes on).
     fn circuit_from(&mut self, offset: i32, xs: &[VarId]) -> Result<(), FznError> {
         let r = (|| {
             if offset == 0 {
@@ -1090,7 +1092,7 @@ impl Builder {
             for &x in xs {
                 let n = i32::try_from(xs.len()).unwrap_or(i32::MAX);
                 let y = self.model.new_var(0..=n.saturating_sub(1))?;
-                self.model.require(x.equals(y + i64::from(offset)))?;
+                self.model.equal_offset(x, y, i64::from(offset))?;
                 next.push(y);
             }
             self.model.circuit(&next)
@@ -1132,6 +1134,21 @@ mod tests {
              var 1..3: z :: output_var;\nvar {w}: w :: output_var;\n\
              constraint fzn_all_different_int([x,y,z,w]){annotation};\nsolve satisfy;\n"
         ))
+    }
+
+    /// A circuit over successors numbered from 1 runs on copies numbered from 0; values
+    /// the circuit takes from a copy leave the successor too, interior ones included, so
+    /// that constraints on the successors (a tour's costs) see them.
+    #[test]
+    fn circuit_removals_reach_the_successors() {
+        let d = root_domains(
+            "var {2,3,4}: a :: output_var;\nvar {3}: b :: output_var;\n\
+             var 1..5: c :: output_var;\nvar 1..5: e :: output_var;\nvar 1..5: f :: output_var;\n\
+             constraint bitcsp_circuit(1,[a,b,c,e,f]);\nsolve satisfy;\n",
+        );
+        // Node 2 goes to node 3: no other node may, so `a` keeps 2 and 4.
+        assert_eq!(d["a"], vec![2, 4]);
+        assert!(!d["e"].contains(&3) && !d["f"].contains(&3), "{d:?}");
     }
 
     #[test]
