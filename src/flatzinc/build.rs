@@ -596,8 +596,13 @@ impl Builder {
         let m = |b: &Self, r: Result<(), ModelError>| r.map_err(|e| b.model_err(e));
         match name {
             "int_eq" | "bool_eq" | "bool2int" => {
+                // Domain consistent: a value that leaves one side leaves the other, where a
+                // sum would pass on bounds only.
                 let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
-                let r = self.model.require(x.equals(y));
+                if x == y {
+                    return Ok(());
+                }
+                let r = self.model.equal_offset(x, y, 0);
                 m(self, r)
             }
             "int_ne" | "bool_ne" => {
@@ -1149,6 +1154,15 @@ mod tests {
         // Node 2 goes to node 3: no other node may, so `a` keeps 2 and 4.
         assert_eq!(d["a"], vec![2, 4]);
         assert!(!d["e"].contains(&3) && !d["f"].contains(&3), "{d:?}");
+    }
+
+    #[test]
+    fn equalities_pass_on_inner_values() {
+        let d = root_domains(
+            "var {1,3,5}: x :: output_var;\nvar 1..5: y :: output_var;\n\
+             constraint int_eq(x,y);\nsolve satisfy;\n",
+        );
+        assert_eq!(d["y"], vec![1, 3, 5]);
     }
 
     #[test]
