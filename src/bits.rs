@@ -58,6 +58,43 @@ pub(crate) fn take_first(bits: &mut [u64]) -> Option<usize> {
     Some(first)
 }
 
+/// The lowest and highest set bits of a bitset; `None` when it is empty. One scan from
+/// each end, with no loop for domains of one or two words.
+#[inline]
+pub(crate) fn bit_bounds(words: &[u64]) -> Option<(usize, usize)> {
+    let low = |k: usize, w: u64| k * 64 + w.trailing_zeros() as usize;
+    let high = |k: usize, w: u64| k * 64 + 63 - w.leading_zeros() as usize;
+    match *words {
+        [w] => (w != 0).then(|| (low(0, w), high(0, w))),
+        [a, b] => match (a != 0, b != 0) {
+            (true, true) => Some((low(0, a), high(1, b))),
+            (true, false) => Some((low(0, a), high(0, a))),
+            (false, true) => Some((low(1, b), high(1, b))),
+            (false, false) => None,
+        },
+        _ => {
+            let first = words.iter().position(|&w| w != 0)?;
+            let last = words.iter().rposition(|&w| w != 0)?;
+            Some((low(first, words[first]), high(last, words[last])))
+        }
+    }
+}
+
+/// The bits of word `k` of a bitset at positions `from..to` (clamped to the word).
+#[inline(always)]
+pub(crate) fn range_word(k: usize, from: usize, to: usize) -> u64 {
+    let (a, b) = (
+        from.saturating_sub(64 * k).min(64),
+        to.saturating_sub(64 * k).min(64),
+    );
+    if a >= b {
+        0
+    } else {
+        u64::MAX.checked_shl(a as u32).unwrap_or(0)
+            & u64::MAX.checked_shr(64 - b as u32).unwrap_or(0)
+    }
+}
+
 /// Two `i32`s (a variable's bounds) in one word, for a propagator's scratch space.
 #[inline]
 pub(crate) fn pack_pair(lo: i32, hi: i32) -> u64 {

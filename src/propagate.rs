@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use crate::bits::{is_single, set_bits};
+use crate::bits::{is_single, range_word, set_bits};
 use crate::store::Store;
 
 /// A constraint can no longer be satisfied (a domain became empty): the current search
@@ -736,16 +736,7 @@ impl Engine {
         // The first and last words left non-empty, with their positions.
         let (mut first, mut last) = ((usize::MAX, 0u64), (0, 0u64));
         for k in 0..len {
-            let (a, b) = (
-                from.saturating_sub(64 * k).min(64),
-                to.saturating_sub(64 * k).min(64),
-            );
-            let keep = if a >= b {
-                0
-            } else {
-                u64::MAX.checked_shl(a as u32).unwrap_or(0)
-                    & u64::MAX.checked_shr(64 - b as u32).unwrap_or(0)
-            };
+            let keep = range_word(k, from, to);
             let old = self.store.word_at(start + k);
             let new = old & keep;
             if new != old {

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use crate::bits::{is_single, pack_pair};
+use crate::bits::{bit_bounds, is_single, pack_pair};
 use crate::domain::{Domain, DomainView};
 use crate::trail::Trail;
 
@@ -422,28 +422,6 @@ impl Store {
     /// Undoes every change made since the newest level was opened, and closes it.
     pub(crate) fn pop_level(&mut self) {
         self.trail.pop_level(&mut self.words);
-    }
-}
-
-/// The lowest and highest set bits of a bitset; `None` when it is empty. One scan from
-/// each end, with no loop for domains of one or two words.
-#[inline]
-fn bit_bounds(words: &[u64]) -> Option<(usize, usize)> {
-    let low = |k: usize, w: u64| k * 64 + w.trailing_zeros() as usize;
-    let high = |k: usize, w: u64| k * 64 + 63 - w.leading_zeros() as usize;
-    match *words {
-        [w] => (w != 0).then(|| (low(0, w), high(0, w))),
-        [a, b] => match (a != 0, b != 0) {
-            (true, true) => Some((low(0, a), high(1, b))),
-            (true, false) => Some((low(0, a), high(0, a))),
-            (false, true) => Some((low(1, b), high(1, b))),
-            (false, false) => None,
-        },
-        _ => {
-            let first = words.iter().position(|&w| w != 0)?;
-            let last = words.iter().rposition(|&w| w != 0)?;
-            Some((low(first, words[first]), high(last, words[last])))
-        }
     }
 }
 

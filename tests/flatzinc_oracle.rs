@@ -1,5 +1,5 @@
-//! Every FlatZinc constraint the front end reads, against brute force. A case is one
-//! random constraint over three small integer variables and two Booleans, its arguments
+//! Every FlatZinc constraint the front end reads, against brute force. A case is one to
+//! five random constraints over three small integer variables and two Booleans, their arguments
 //! drawn with repeats and constants (as MiniZinc's output has them: `int_times(x, x, y)`,
 //! an element whose index is also an entry of its array, a constant met twice). The
 //! solutions of the model `bitcsp::flatzinc::build` makes, as `bitcsp fzn` prints them,
@@ -672,7 +672,7 @@ fn engine(text: &str) -> Result<BTreeSet<String>, String> {
 }
 
 /// Checks `cases` random cases against brute force, each with the constraints `pick`
-/// chooses; the failures, one per `label`.
+/// chooses; the first failing case, if any, labelled with `label`.
 fn check(
     label: &str,
     seed: u64,

@@ -21,7 +21,7 @@
 use super::hall_intervals;
 use super::matching::prune_to_domain_consistency;
 use super::matching_words::prune_words;
-use crate::bits::is_single;
+use crate::bits::{bit_bounds, is_single, range_word};
 use crate::posted::Consistency;
 use crate::propagate::{takes_an_end, Conflict, Engine, Event};
 use crate::store::Store;
@@ -365,47 +365,22 @@ fn narrow_to_hall_bounds<const W: usize>(
     let (lo, rest) = hall.split_at_mut(n);
     let (hi, work) = rest.split_at_mut(n);
     for (k, m) in masks.chunks_exact(W).enumerate() {
-        (lo[k], hi[k]) = ends(m).ok_or(Conflict)?;
+        let (l, h) = bit_bounds(m).ok_or(Conflict)?;
+        (lo[k], hi[k]) = (l as u64, h as u64);
     }
     if !hall_intervals::worth_running(lo, hi) || !hall_intervals::narrow(lo, hi, work)? {
         return Ok(false);
     }
     for (k, m) in masks.chunks_exact_mut(W).enumerate() {
-        keep_range(m, lo[k], hi[k]);
+        let (from, to) = (lo[k] as usize, hi[k] as usize + 1);
+        for (j, w) in m.iter_mut().enumerate() {
+            *w &= range_word(j, from, to);
+        }
         if m.iter().all(|&w| w == 0) {
             return Err(Conflict);
         }
     }
     Ok(true)
-}
-
-/// The lowest and highest set positions of a multi-word bitset.
-fn ends(m: &[u64]) -> Option<(u64, u64)> {
-    let first = m.iter().position(|&w| w != 0)?;
-    let last = m.iter().rposition(|&w| w != 0)?;
-    let lo = 64 * first as u64 + u64::from(m[first].trailing_zeros());
-    let hi = 64 * last as u64 + 63 - u64::from(m[last].leading_zeros());
-    Some((lo, hi))
-}
-
-/// Clears the positions of `m` outside `lo..=hi`.
-fn keep_range(m: &mut [u64], lo: u64, hi: u64) {
-    for (k, w) in m.iter_mut().enumerate() {
-        let start = 64 * k as u64;
-        let below = lo.saturating_sub(start).min(64);
-        let above = (hi + 1).saturating_sub(start).min(64);
-        let keep = ones_below(above) & !ones_below(below);
-        *w &= keep;
-    }
-}
-
-/// A word with its lowest `k` bits set (`k ≤ 64`).
-fn ones_below(k: u64) -> u64 {
-    if k >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << k) - 1
-    }
 }
 
 /// Rules 2 and 3 on one word, from the values of a group's unfixed cells (`once`: in at

@@ -8,8 +8,8 @@
 //! ranges by increasing upper bound and keeps, in two union-find-like forests over the
 //! distinct bounds, the capacity left in each stretch of values and the Hall intervals
 //! found so far; a range whose lower bound lies in a Hall interval has it moved past the
-//! interval's end. The upper pass is its mirror image. Once neither pass moves a bound,
-//! every range's ends have supports in the others' ranges (bounds(Z) consistency).
+//! interval's end. The upper pass is its mirror image. After one of each, every range's
+//! ends have supports in the others' ranges (bounds(Z) consistency).
 //!
 //! Everything is on `u64` positions (a group's value space, or values shifted to start at
 //! zero), with the working memory the caller passes: no allocation per run.

@@ -137,12 +137,9 @@ struct Builder {
     /// `x != y + c` between two distinct variables, gathered into all-different
     /// constraints when the items are read.
     disequalities: Vec<(VarId, VarId, i64)>,
-    /// Whether the constraint being read carries `:: domain` (domain consistency asked).
-    domain_asked: bool,
-    /// Whether the constraint being read carries `:: value_propagation`.
-    values_asked: bool,
-    /// Whether the constraint being read carries `:: bounds`.
-    bounds_asked: bool,
+    /// The strength the constraint being read asks for: `:: domain`, `:: bounds` or
+    /// `:: value_propagation` (the fast rules), if any.
+    strength_asked: Option<Consistency>,
     /// The variables declared as intervals (`intervals.rs`).
     intervals: HashSet<String>,
 }
@@ -259,9 +256,7 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
         line: 1,
         counts: Vec::new(),
         disequalities: Vec::new(),
-        domain_asked: false,
-        values_asked: false,
-        bounds_asked: false,
+        strength_asked: None,
         intervals: intervals::bounds_only(items),
     };
     let mut goal = Goal::Satisfy;
@@ -308,9 +303,12 @@ pub fn build(items: &[Located]) -> Result<Built, FznError> {
                     .iter()
                     .map(|a| b.value(a))
                     .collect::<Result<Vec<_>, _>>()?;
-                b.domain_asked = annotations.iter().any(|a| a.name == "domain");
-                b.values_asked = annotations.iter().any(|a| a.name == "value_propagation");
-                b.bounds_asked = annotations.iter().any(|a| a.name == "bounds");
+                b.strength_asked = annotations.iter().find_map(|a| match a.name.as_str() {
+                    "domain" => Some(Consistency::Domain),
+                    "bounds" => Some(Consistency::Bounds),
+                    "value_propagation" => Some(Consistency::Fast),
+                    _ => None,
+                });
                 b.constraint(name, &args)?;
             }
             Item::Solve {
@@ -595,7 +593,13 @@ impl Builder {
         };
         let m = |b: &Self, r: Result<(), ModelError>| r.map_err(|e| b.model_err(e));
         match name {
-            "int_eq" | "bool_eq" | "bool2int" => {
+            "bool_eq" | "bool2int" => {
+                // On 0/1 domains the sum's bounds are the whole domains.
+                let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
+                let r = self.model.require(x.equals(y));
+                m(self, r)
+            }
+            "int_eq" => {
                 // Domain consistent: a value that leaves one side leaves the other, where a
                 // sum would pass on bounds only.
                 let (x, y) = (self.var(arg(0)?)?, self.var(arg(1)?)?);
@@ -659,7 +663,7 @@ impl Builder {
                     ("int_lin_ne", _) => self.model.linear_not_equal(&vars, &coeffs, rhs),
                     ("int_lin_eq", Some((x, y))) => self.model.equal_offset(x, y, rhs),
                     // `:: domain`: a small equation becomes the table of its solutions.
-                    ("int_lin_eq", None) if self.domain_asked => {
+                    ("int_lin_eq", None) if self.strength_asked == Some(Consistency::Domain) => {
                         match solutions_of(&self.model, &vars, &coeffs, rhs) {
                             Some(tuples) => self.model.table(&vars, &tuples),
                             None => self
@@ -818,15 +822,9 @@ impl Builder {
             "all_different_int" => {
                 let mut xs = self.vars(arg(0)?)?;
                 self.all_apart(&mut xs)?;
-                let consistency = if self.domain_asked {
-                    Consistency::Domain
-                } else if self.values_asked {
-                    Consistency::Fast
-                } else if self.bounds_asked {
-                    Consistency::Bounds
-                } else {
-                    self.default_consistency(&xs)
-                };
+                let consistency = self
+                    .strength_asked
+                    .unwrap_or_else(|| self.default_consistency(&xs));
                 let r = self.model.all_different_with(&xs, consistency);
                 m(self, r)
             }
@@ -998,7 +996,7 @@ impl Builder {
     /// within one word. Within a word the fast rules (and the families of overlapping
     /// groups) already find most of what Hall intervals do at a fraction of the cost, while
     /// over wide spans (a Golomb ruler's differences) Hall intervals cut the search several
-    /// times over; docs/FLATZINC.md gives the figures.
+    /// times over; docs/PERFORMANCE.md gives the figures.
     fn default_consistency(&self, xs: &[VarId]) -> Consistency {
         let (mut lo, mut hi) = (i64::MAX, i64::MIN);
         for d in xs.iter().filter_map(|&x| self.model.domain(x)) {

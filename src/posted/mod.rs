@@ -29,7 +29,7 @@ pub enum Consistency {
     /// values is removed (domain consistency, Régin 1994). Far fewer search nodes on hard
     /// Latin-square-like instances, at a higher cost per node. Groups with a wide
     /// (interval) domain, or whose values with their offsets span more than 4,096, reason
-    /// on values and keep to the fast rules.
+    /// on values: they get bounds consistency, as [`Consistency::Bounds`] does.
     Domain,
 }
 
