@@ -147,6 +147,47 @@ fn the_command_optimises_with_statistics() {
     assert_eq!(out.status.code(), Some(0));
 }
 
+#[test]
+fn free_optimisations_restart_around_their_best_solution() {
+    // ft06 as MiniZinc flattens it has no search annotation: it restarts, and still proves
+    // 55. Restart annotations and plans of the model's own decide otherwise.
+    let text = include_str!("data/flatzinc/jobshop_ft06.fzn");
+    let optimise = |text: &str, free_search: bool| {
+        let b = built(text);
+        let mut solver = Solver::new(&b.model);
+        b.configure(&mut solver, free_search);
+        let answer = solver.optimize();
+        let Optimum::Optimal { objective, .. } = answer else {
+            panic!("not proved optimal: {answer:?}");
+        };
+        (objective, solver.stats().restarts)
+    };
+    let (objective, restarts) = optimise(text, false);
+    assert_eq!(objective, 55);
+    assert!(restarts > 0, "no restarts");
+    let with = |annotation: &str| {
+        text.replace(
+            "solve  minimize",
+            &format!("solve :: {annotation} minimize"),
+        )
+    };
+    assert_eq!(optimise(&with("restart_none"), false), (55, 0));
+    let planned = with("int_search(s, input_order, indomain_min, complete)");
+    assert_eq!(optimise(&planned, false), (55, 0));
+    // -f drops the plan, and the free search restarts again.
+    assert!(optimise(&planned, true).1 > 0);
+    let geometric = built(&with("restart_geometric(1.5, 50)"));
+    assert_eq!(
+        geometric.search.restarts,
+        Some(bitcsp::Restarts::Luby { scale: 50 })
+    );
+    assert!(geometric
+        .search
+        .warnings
+        .iter()
+        .any(|w| w.contains("restart_geometric")));
+}
+
 /// Whether `minizinc` runs here (the tests that need it skip with a message otherwise).
 fn minizinc_available() -> bool {
     std::process::Command::new("minizinc")
@@ -370,10 +411,11 @@ fn search_annotations_become_a_plan() {
     );
     assert_eq!(phases[1].value_order, bitcsp::ValueOrder::Ascending);
     let warned = |text: &str| b.search.warnings.iter().any(|w| w.contains(text));
-    assert!(
-        warned("max_regret") && warned("restart_luby"),
-        "{:?}",
-        b.search.warnings
+    assert!(warned("max_regret"), "{:?}", b.search.warnings);
+    assert!(!warned("restart"), "{:?}", b.search.warnings);
+    assert_eq!(
+        b.search.restarts,
+        Some(bitcsp::Restarts::Luby { scale: 100 })
     );
     let mut solver = Solver::new(&b.model);
     b.configure(&mut solver, false);

@@ -3,7 +3,7 @@
 //! it, each reported improvement is strictly better than the one before, and knapsacks
 //! agree with dynamic programming.
 
-use bitcsp::{Model, Optimum, Relation, Solver, StopReason, VarId};
+use bitcsp::{Model, Optimum, Relation, Restarts, Solver, StopReason, VarId};
 
 mod common;
 use common::Random;
@@ -96,6 +96,101 @@ fn the_optimum_is_the_best_objective_of_all_solutions() {
             assert_eq!(last, best, "round {round}");
         }
     }
+}
+
+#[test]
+fn solution_guided_restarted_searches_reach_the_same_optimum() {
+    // A restart after every failure (budgets 1, 1, 2, 1, 1, 2, 4, ...), every decision
+    // after the first solution tried on the best solution's value first: the searches that
+    // stray furthest from plain branch and bound must still prove the optimum.
+    let mut random = Random::seeded(0x5EED_6D1D);
+    let mut guided_rounds = 0;
+    for round in 0..500 {
+        let (model, _, objective, maximise) = random_model(&mut random);
+        let all: Vec<i64> = Solver::new(&model)
+            .solutions()
+            .map(|s| i64::from(s.value(objective)))
+            .collect();
+        let best = if maximise {
+            all.iter().max()
+        } else {
+            all.iter().min()
+        };
+        let guided = || {
+            let mut solver = Solver::new(&model);
+            solver
+                .set_solution_guided(true)
+                .set_restarts(Restarts::Luby { scale: 1 });
+            let mut improvements = Vec::new();
+            let answer = solver.optimize_with(|i| improvements.push(i.objective));
+            (answer, improvements, solver.stats().restarts)
+        };
+        let (answer, improvements, restarts) = guided();
+        match (&answer, best) {
+            (
+                Optimum::Optimal {
+                    solution,
+                    objective: value,
+                },
+                Some(&best),
+            ) => {
+                assert_eq!(*value, best, "round {round}");
+                let solutions: Vec<_> = Solver::new(&model).solutions().collect();
+                assert!(
+                    solutions.contains(solution),
+                    "round {round}: not a solution"
+                );
+                assert_eq!(i64::from(solution.value(objective)), best, "round {round}");
+            }
+            (Optimum::Infeasible, None) => {}
+            (other, best) => panic!("round {round}: {other:?} against {best:?}"),
+        }
+        let strictly_better =
+            improvements
+                .windows(2)
+                .all(|w| if maximise { w[1] > w[0] } else { w[1] < w[0] });
+        assert!(strictly_better, "round {round}: {improvements:?}");
+        assert_eq!(guided().0, answer, "round {round}: the same search twice");
+        if improvements.len() > 1 && restarts > 0 {
+            guided_rounds += 1;
+        }
+    }
+    // The guide only acts after a first solution, and restarts after failures: enough
+    // rounds must have both for the test to mean something.
+    assert!(
+        guided_rounds >= 25,
+        "only {guided_rounds} rounds improved after restarts"
+    );
+}
+
+#[test]
+fn a_guided_search_keeps_the_best_solutions_values() {
+    // Maximise x in 0..=2 with y + 2x >= 2, x before y, smallest values first. The first
+    // solution is x = 0, y = 2 (y is forced up); once x may be 1 or 2, y may be 0 again.
+    // Plain branch and bound then takes y = 0; a guided search keeps y = 2.
+    let mut model = Model::new();
+    let x = model.new_var(0..=2).expect("x");
+    let y = model.new_var(0..=3).expect("y");
+    model
+        .weighted_sum(&[y, x], &[1, 2], Relation::AtLeast, 2)
+        .expect("sum");
+    model.maximize_sum(&[x], &[1]).expect("objective");
+    let best_y = |guided: bool| {
+        let mut solver = Solver::new(&model);
+        solver
+            .set_variable_order(bitcsp::VariableOrder::InputOrder)
+            .set_solution_guided(guided);
+        let mut path = Vec::new();
+        let answer =
+            solver.optimize_with(|i| path.push((i.solution.value(x), i.solution.value(y))));
+        assert!(
+            matches!(answer, Optimum::Optimal { objective: 2, .. }),
+            "{answer:?}"
+        );
+        path
+    };
+    assert_eq!(best_y(false), [(0, 2), (1, 0), (2, 0)]);
+    assert_eq!(best_y(true), [(0, 2), (1, 2), (2, 2)]);
 }
 
 /// The best value of a 0/1 knapsack, by dynamic programming over capacities.

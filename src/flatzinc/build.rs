@@ -11,8 +11,12 @@ use super::parse::{Expr, FznError, Item, Located, SolveGoal, Type};
 use super::search::{self, SearchAnnotations};
 use crate::{
     Compare, Consistency, Domain, LastConflict, LinearConstraint, LinearExpr, Literal, Model,
-    ModelError, Relation, Solution, Solver, VarId, VariableOrder,
+    ModelError, Relation, Restarts, Solution, Solver, VarId, VariableOrder,
 };
+
+/// The restarts of an optimisation that no search annotation orders: Luby's sequence on
+/// 100 failures, each attempt guided by the best solution so far.
+const FREE_OPTIMISATION_RESTARTS: Restarts = Restarts::Luby { scale: 100 };
 
 /// A model built from FlatZinc, with what to print of a solution.
 #[derive(Debug)]
@@ -55,6 +59,11 @@ impl Built {
     /// and full of introduced Booleans, where what finds good branches is learning which
     /// variables the failures come from (docs/FLATZINC.md gives the comparison).
     ///
+    /// Restarts follow a `restart_*` annotation. Without one, an optimisation that no plan
+    /// orders restarts on Luby's sequence, each attempt guided by the best solution so far
+    /// ([`Solver::set_solution_guided`]); a satisfaction problem, or a plan the model's
+    /// author wrote, runs without restarts.
+    ///
     /// ```
     /// use bitcsp::flatzinc::{build, parse};
     /// use bitcsp::Solver;
@@ -70,10 +79,20 @@ impl Built {
         solver
             .set_variable_order(VariableOrder::DomWdeg)
             .set_last_conflict(LastConflict::BranchFirst);
-        if !free_search {
+        let planned = !free_search && !self.search.phases.is_empty();
+        if planned {
             // The plan's variables are the model's own: it cannot be refused.
             let _ = solver.set_search_plan(&self.search.phases);
         }
+        let optimising = self.goal != Goal::Satisfy;
+        let restarts = match self.search.restarts {
+            Some(asked) => asked,
+            None if optimising && !planned => FREE_OPTIMISATION_RESTARTS,
+            None => Restarts::Never,
+        };
+        solver
+            .set_restarts(restarts)
+            .set_solution_guided(optimising && restarts != Restarts::Never);
     }
 
     /// The solution as FlatZinc prints it: `name = value;` per output, arrays as

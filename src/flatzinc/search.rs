@@ -1,9 +1,9 @@
 //! The solve item's search annotations as a search plan: `int_search`, `bool_search` and
-//! `seq_search` become [`SearchPhase`]s; a choice the engine cannot honour is replaced by
-//! the nearest it can, with a warning naming it.
+//! `seq_search` become [`SearchPhase`]s, and `restart_*` the search's [`Restarts`]; a choice
+//! the engine cannot honour is replaced by the nearest it can, with a warning naming it.
 
 use super::parse::{Annotation, Expr, FznError};
-use crate::{SearchPhase, ValueOrder, VarId, VariableOrder};
+use crate::{Restarts, SearchPhase, ValueOrder, VarId, VariableOrder};
 
 /// The search plan of a solve item, and what of its annotations was not honoured as
 /// written (one warning each).
@@ -11,6 +11,8 @@ use crate::{SearchPhase, ValueOrder, VarId, VariableOrder};
 pub struct SearchAnnotations {
     /// The phases, in the order the annotations give them.
     pub phases: Vec<SearchPhase>,
+    /// The restarts a `restart_*` annotation asks for, if one does.
+    pub restarts: Option<Restarts>,
     /// One line per annotation or choice that was replaced or ignored.
     pub warnings: Vec<String>,
 }
@@ -75,11 +77,37 @@ fn read_one(
                 value_order,
             });
         }
+        "restart_none" => out.restarts = Some(Restarts::Never),
+        "restart_luby" | "restart_constant" | "restart_linear" | "restart_geometric" => {
+            out.restarts = Some(restarts(name, args, &mut out.warnings));
+        }
         _ => out.warnings.push(format!(
             "search annotation '{name}' is not supported: ignored"
         )),
     }
     Ok(())
+}
+
+/// The engine's restarts for a `restart_*` annotation: Luby's sequence on its scale (the
+/// last argument), the only sequence the engine has; another sequence keeps its scale, with
+/// a warning.
+fn restarts(name: &str, args: &[Expr], warnings: &mut Vec<String>) -> Restarts {
+    let scale = match args.last() {
+        Some(&Expr::Int(scale)) if scale > 0 => scale.unsigned_abs(),
+        _ => {
+            warnings.push(format!(
+                "{name} without a positive scale: a scale of 100 is used"
+            ));
+            100
+        }
+    };
+    if name != "restart_luby" {
+        warnings.push(format!(
+            "{name} is taken as restart_luby on the same scale (bitcsp restarts on the Luby \
+             sequence only)"
+        ));
+    }
+    Restarts::Luby { scale }
 }
 
 fn ident(e: &Expr) -> &str {

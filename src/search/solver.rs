@@ -89,6 +89,8 @@ struct Strategy {
     value_symmetry: ValueSymmetry,
     restarts: Restarts,
     last_conflict: LastConflict,
+    /// Whether an optimisation's decisions follow the best solution so far.
+    solution_guided: bool,
     /// The search plan's phases, branched on before the rest of the variables.
     phases: Arc<[PlanPhase]>,
     /// Whether the choice goes through [`Solver::choose_by_scan`]: a search plan, or a
@@ -133,6 +135,9 @@ struct Learning {
     /// Whether anything must be settled after a propagation (nogoods, or a bound): one
     /// test per node for searches that have neither.
     settling: bool,
+    /// Under [`Solver::set_solution_guided`], each variable's value in the best solution
+    /// so far (empty before the first): the value its decisions try first.
+    guide: Vec<i64>,
 }
 
 /// The objective's bound while optimising: its variable may only take values in
@@ -253,6 +258,7 @@ impl Solver {
                 value_order: ValueOrder::default(),
                 value_symmetry: ValueSymmetry::default(),
                 restarts: Restarts::default(),
+                solution_guided: false,
                 last_conflict: LastConflict::default(),
                 phases: Arc::from([]),
                 scanning: false,
@@ -268,6 +274,7 @@ impl Solver {
                 culprit: None,
                 bound: None,
                 settling: false,
+                guide: Vec::new(),
             },
             limits,
             // Grown as the search deepens (a few times per solver at most), so that a
@@ -369,6 +376,41 @@ impl Solver {
     /// Sets when [`solve`](Solver::solve) restarts from the root (see [`Restarts`]).
     pub fn set_restarts(&mut self, restarts: Restarts) -> &mut Self {
         self.strategy.restarts = restarts;
+        self
+    }
+
+    /// Sets whether [`optimize`](Solver::optimize) steers its decisions by the best
+    /// solution so far: once a solution is found, each decision first tries the value its
+    /// variable has in the best one, when the variable still has it, and otherwise the
+    /// value order's choice. With [`Restarts`], each attempt then searches around the best
+    /// solution, changing it where the bound on the objective and the conflicts force it,
+    /// as a local search would, and a restarted attempt keeps the value order rather than
+    /// random values: the best solution is what varies between attempts. This is
+    /// solution-based phase saving (Demirović, Chu and Stuckey, CP 2018), and it finds good
+    /// solutions of large scheduling models far sooner than plain branch and bound. The
+    /// search stays complete: the optimum is still proved. Off by default; it changes
+    /// only the order of the choices, and only while optimising.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Optimum, Relation, Restarts, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_vars(6, 0..=9)?;
+    /// model.all_different(&x)?;
+    /// model.weighted_sum(&x[..3], &[1, 1, 1], Relation::AtLeast, 12)?;
+    /// let total = model.minimize_sum(&x, &[3, 1, 4, 1, 5, 9])?;
+    /// let plain = Solver::new(&model).optimize();
+    /// let mut solver = Solver::new(&model);
+    /// solver
+    ///     .set_solution_guided(true)
+    ///     .set_restarts(Restarts::Luby { scale: 10 });
+    /// let guided = solver.optimize();
+    /// // The same optimum, though not necessarily the same optimal solution.
+    /// assert!(matches!(guided, Optimum::Optimal { .. }));
+    /// assert_eq!(guided.best().map(|b| b.1), plain.best().map(|b| b.1));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn set_solution_guided(&mut self, guided: bool) -> &mut Self {
+        self.strategy.solution_guided = guided;
         self
     }
 
@@ -735,6 +777,9 @@ impl Solver {
                         elapsed: self.elapsed(),
                     });
                     best = Some((solution, value));
+                    if self.strategy.solution_guided {
+                        self.remember_guide();
+                    }
                     if let Some(shared) = &self.shared_best {
                         let minimising = match objective.sense {
                             Sense::Minimize => value,
@@ -879,6 +924,7 @@ impl Solver {
         self.learning.nogoods.clear();
         self.learning.bound = None;
         self.learning.settling = false;
+        self.learning.guide.clear();
         let now = Instant::now();
         self.started = Some(now);
         self.budget = Budget::start(&self.limits, now);
@@ -960,13 +1006,16 @@ impl Solver {
             if self.stats.nodes % 1024 == 0 {
                 self.publish_progress();
             }
-            let rule = if self.learning.plan.shuffles() {
+            let rule = if self.learning.plan.shuffles() && !self.strategy.solution_guided {
                 ValueRule::Random(self.learning.plan.next_random())
             } else {
                 ValueRule::Ordered(self.value_order_of(var))
             };
-            let value = select_value(&self.engine.store, &self.info, var, rule);
+            let mut value = select_value(&self.engine.store, &self.info, var, rule);
             let kind = decision_of(rule);
+            if !self.learning.guide.is_empty() && kind == Decision::Assign {
+                value = self.guided_value(var, value);
+            }
             // A split leaves half the values on each side.
             let (values, fresh) = if kind == Decision::Assign {
                 (self.engine.store.size(var), self.fresh_values(var, value))
@@ -1473,6 +1522,36 @@ impl Solver {
             RestartPlan::none()
         } else {
             RestartPlan::start(self.strategy.restarts)
+        }
+    }
+
+    /// Records the current solution's values as the guide of the following decisions.
+    #[cold]
+    fn remember_guide(&mut self) {
+        let store = &self.engine.store;
+        let values = (0..store.num_vars()).map(|v| i64::from(store.single_value(v)));
+        self.learning.guide.clear();
+        self.learning.guide.extend(values);
+    }
+
+    /// The value a decision on `var` assigns under the guide: the best solution's value
+    /// while `var` still has it and, for a wide domain (whose refutation narrows only a
+    /// bound), while it is one of its bounds; otherwise `chosen`, the value order's.
+    #[cold]
+    #[inline(never)]
+    fn guided_value(&self, var: usize, chosen: i64) -> i64 {
+        let store = &self.engine.store;
+        let guide = self.learning.guide[var];
+        let can_try = if store.is_wide(var) {
+            let (lo, hi) = store.bounds(var).unwrap_or((0, 0));
+            guide == i64::from(lo) || guide == i64::from(hi)
+        } else {
+            store.contains(var, guide)
+        };
+        if can_try {
+            guide
+        } else {
+            chosen
         }
     }
 

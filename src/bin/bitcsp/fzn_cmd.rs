@@ -219,6 +219,7 @@ fn statistics(
 ) -> Result<(), Lost> {
     writeln!(out, "%%%mzn-stat: nodes={}", stats.nodes)?;
     writeln!(out, "%%%mzn-stat: failures={}", stats.failures)?;
+    writeln!(out, "%%%mzn-stat: restarts={}", stats.restarts)?;
     writeln!(out, "%%%mzn-stat: propagations={}", stats.propagations)?;
     writeln!(out, "%%%mzn-stat: solutions={}", answer.found)?;
     writeln!(
