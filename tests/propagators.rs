@@ -1375,3 +1375,32 @@ fn bounds_consistent_all_different_finds_hall_intervals() {
         hold_to_claim(&label, &model, &vars, &expected, &holds, Strength::Bounds);
     }
 }
+
+#[test]
+fn cumulative_fails_an_overloaded_window_at_the_root() {
+    // Three tasks of 3 on a resource of 1, all within 0..8: no compulsory part shows it
+    // (each may start as late as 5, after its earliest end), the tasks' energy does.
+    let mut model = Model::new();
+    let starts = model.new_vars(3, 0..=5).expect("starts");
+    model
+        .cumulative(&starts, &[3, 3, 3], &[1, 1, 1], 1)
+        .expect("cumulative");
+    let mut solver = Solver::new(&model);
+    assert!(solver.propagate().is_err());
+    assert_eq!(solver.stats().nodes, 0);
+    // One more time unit, and the three fit one after the other.
+    let mut model = Model::new();
+    let starts = model.new_vars(3, 0..=6).expect("starts");
+    model
+        .cumulative(&starts, &[3, 3, 3], &[1, 1, 1], 1)
+        .expect("cumulative");
+    assert_eq!(Solver::new(&model).count(None).count, 6);
+    // Two units of capacity, three tasks using both for 3, all within 0..6: no two fit
+    // together, and they need 3 · 3 · 2 = 18 units of energy where the window gives 12.
+    let mut model = Model::new();
+    let starts = model.new_vars(3, 0..=3).expect("starts");
+    model
+        .cumulative(&starts, &[3, 3, 3], &[2, 2, 2], 2)
+        .expect("cumulative");
+    assert!(Solver::new(&model).propagate().is_err());
+}

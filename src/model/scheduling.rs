@@ -14,8 +14,10 @@ impl Model {
     /// start plus the duration, exclusive) never to use more than `capacity` units at
     /// once. Propagated by time-tabling: the parts of tasks that surely run make a profile,
     /// which fails above the capacity and keeps other tasks' starts off the times where
-    /// they would not fit. Not bounds consistent (that needs energetic reasoning); sound,
-    /// and exact once the starts are fixed.
+    /// they would not fit. When no two tasks fit together (a machine), the tasks' energy
+    /// is also checked against every window between an earliest start and a latest end
+    /// (overload checking). Not bounds consistent (that needs edge finding and energetic
+    /// reasoning); sound, and exact once the starts are fixed.
     ///
     /// ```
     /// use bitcsp::{Model, Solver};

@@ -8,6 +8,17 @@
 //! overlap it, which pushes its earliest start past that part and its latest start before
 //! it. Once every start is fixed, each task is its own compulsory part, so an overload is
 //! always caught.
+//!
+//! When no two tasks fit on the resource together (a machine: the two smallest uses add
+//! up to more than the capacity), an energy check runs before the profile (overload
+//! checking, Vilím 2004, on a Θ-tree): the tasks that must run between some earliest start
+//! and some latest end need duration × use of energy each, and fail when they need more
+//! than the capacity times that window. On such a resource compulsory parts appear only
+//! once starts are nearly fixed, so the profile alone does not see that a machine's tasks
+//! cannot all fit: three tasks of 3 on a resource of 1, all within 8 time units, fail at
+//! once. Where tasks may share the resource the check is left out: on the MiniZinc
+//! suite's RCPSP instances it cut no node and cost about half as much again as the
+//! profile.
 
 use std::cell::RefCell;
 
@@ -22,6 +33,8 @@ pub(crate) struct Cumulative {
     durations: Vec<i64>,
     uses: Vec<i64>,
     capacity: i64,
+    /// Whether no two tasks fit together, so that the energy check runs.
+    unary: bool,
 }
 
 /// A piece of the profile: from `from` (inclusive) to `to` (exclusive), `height` used.
@@ -32,12 +45,36 @@ struct Piece {
     height: i64,
 }
 
-/// The profile's events (time, change of height) and its pieces.
-type Work = (Vec<(i64, i64)>, Vec<Piece>);
+/// A node of the Θ-tree: the energy of the tasks below it, and their envelope (the
+/// largest capacity × earliest start + energy from that start on, over its tasks).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    energy: i64,
+    envelope: i64,
+}
+
+/// No task below: nothing to add, and an envelope below any real one.
+const EMPTY: Node = Node {
+    energy: 0,
+    envelope: i64::MIN / 4,
+};
+
+/// A run's working memory: the profile's events (time, change of height) and its
+/// pieces; the tasks by earliest start and by latest end, and the Θ-tree.
+#[derive(Default)]
+struct Work {
+    events: Vec<(i64, i64)>,
+    pieces: Vec<Piece>,
+    by_start: Vec<(i64, usize)>,
+    by_end: Vec<(i64, usize)>,
+    /// Each task's leaf: its rank by earliest start.
+    leaf_of: Vec<usize>,
+    tree: Vec<Node>,
+}
 
 thread_local! {
     /// A run's working memory, reused across runs on this thread.
-    static WORK: RefCell<Work> = const { RefCell::new((Vec::new(), Vec::new())) };
+    static WORK: RefCell<Work> = RefCell::new(Work::default());
 }
 
 impl Cumulative {
@@ -49,6 +86,7 @@ impl Cumulative {
             durations: Vec::new(),
             uses: Vec::new(),
             capacity: i64::from(capacity),
+            unary: false,
         };
         let mut seen = std::collections::HashSet::new();
         for ((&s, &d), &r) in starts.iter().zip(durations).zip(uses) {
@@ -61,6 +99,9 @@ impl Cumulative {
                 }
             }
         }
+        let mut uses = c.uses.clone();
+        uses.sort_unstable();
+        c.unary = matches!(uses[..], [a, b, ..] if a + b > c.capacity);
         c
     }
 
@@ -155,12 +196,65 @@ impl Cumulative {
         d.set_max(s, clamp(latest))
     }
 
-    fn run(
-        &self,
-        d: &mut Domains<'_>,
-        events: &mut Vec<(i64, i64)>,
-        pieces: &mut Vec<Piece>,
-    ) -> Result<(), Conflict> {
+    /// Overload checking: the tasks taken by increasing latest end go into a Θ-tree whose
+    /// leaves are in earliest-start order; once the tasks so far need more energy from
+    /// some earliest start than the capacity gives up to the latest end, they fail.
+    fn check_energy(&self, d: &Domains<'_>, work: &mut Work) -> Result<(), Conflict> {
+        let n = self.starts.len();
+        if n < 2 {
+            return Ok(());
+        }
+        work.by_start.clear();
+        work.by_end.clear();
+        for (i, &s) in self.starts.iter().enumerate() {
+            work.by_start.push((i64::from(d.min(s)), i));
+            work.by_end
+                .push((i64::from(d.max(s)) + self.durations[i], i));
+        }
+        work.by_start.sort_unstable();
+        work.by_end.sort_unstable();
+        let leaves = n.next_power_of_two();
+        work.tree.clear();
+        work.tree.resize(2 * leaves, EMPTY);
+        work.leaf_of.clear();
+        work.leaf_of.resize(n, 0);
+        for (rank, &(_, i)) in work.by_start.iter().enumerate() {
+            work.leaf_of[i] = rank;
+        }
+        for k in 0..n {
+            let (end, i) = work.by_end[k];
+            let leaf = work.leaf_of[i];
+            let est = work.by_start[leaf].0;
+            // Saturating: durations, uses and times are `i32`s, and many tasks add up.
+            let energy = self.durations[i].saturating_mul(self.uses[i]);
+            let mut at = leaves + leaf;
+            work.tree[at] = Node {
+                energy,
+                envelope: self.capacity.saturating_mul(est).saturating_add(energy),
+            };
+            while at > 1 {
+                at /= 2;
+                let (left, right) = (work.tree[2 * at], work.tree[2 * at + 1]);
+                work.tree[at] = Node {
+                    energy: left.energy.saturating_add(right.energy),
+                    envelope: left
+                        .envelope
+                        .saturating_add(right.energy)
+                        .max(right.envelope),
+                };
+            }
+            if work.tree[1].envelope > self.capacity.saturating_mul(end) {
+                return Err(Conflict);
+            }
+        }
+        Ok(())
+    }
+
+    fn run(&self, d: &mut Domains<'_>, work: &mut Work) -> Result<(), Conflict> {
+        if self.unary {
+            self.check_energy(d, work)?;
+        }
+        let Work { events, pieces, .. } = work;
         self.profile(d, events, pieces)?;
         if pieces.is_empty() {
             return Ok(());
@@ -196,11 +290,8 @@ impl Propagator for Cumulative {
 
     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
         WORK.with(|w| match w.try_borrow_mut() {
-            Ok(mut work) => {
-                let (events, pieces) = &mut *work;
-                self.run(d, events, pieces)
-            }
-            Err(_) => self.run(d, &mut Vec::new(), &mut Vec::new()),
+            Ok(mut work) => self.run(d, &mut work),
+            Err(_) => self.run(d, &mut Work::default()),
         })
     }
 }
