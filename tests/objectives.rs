@@ -175,7 +175,7 @@ fn a_guided_search_keeps_the_best_solutions_values() {
         .weighted_sum(&[y, x], &[1, 2], Relation::AtLeast, 2)
         .expect("sum");
     model.maximize_sum(&[x], &[1]).expect("objective");
-    let best_y = |guided: bool| {
+    let improvements = |guided: bool| {
         let mut solver = Solver::new(&model);
         solver
             .set_variable_order(bitcsp::VariableOrder::InputOrder)
@@ -189,8 +189,8 @@ fn a_guided_search_keeps_the_best_solutions_values() {
         );
         path
     };
-    assert_eq!(best_y(false), [(0, 2), (1, 0), (2, 0)]);
-    assert_eq!(best_y(true), [(0, 2), (1, 2), (2, 2)]);
+    assert_eq!(improvements(false), [(0, 2), (1, 0), (2, 0)]);
+    assert_eq!(improvements(true), [(0, 2), (1, 2), (2, 2)]);
 }
 
 /// The best value of a 0/1 knapsack, by dynamic programming over capacities.

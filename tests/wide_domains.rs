@@ -3,7 +3,7 @@
 //! objectives over them.
 
 use bitcsp::domain::MAX_BITSET_SPAN;
-use bitcsp::{Domain, Model, Optimum, Relation, SolveResult, Solver};
+use bitcsp::{Domain, Model, Optimum, Relation, Restarts, SolveResult, Solver};
 
 /// The cliff: 200 variables of 2^20 values under all-different. The first
 /// solution takes one node per variable, with no failure.
@@ -164,4 +164,45 @@ fn wide_and_narrow_forms_of_one_model_agree() {
     assert_eq!(narrow, expected);
     assert_eq!(count(true), expected);
     const { assert!(MAX_BITSET_SPAN < 1 << 20) };
+}
+
+/// A guided search with a restart after every failure over wide domains (where the best
+/// solution's value guides a decision only at a bound) proves the optimum that
+/// enumeration gives, within a node limit.
+#[test]
+fn guided_restarted_optimisation_over_wide_domains_proves_the_optimum() {
+    let mut model = Model::new();
+    let wide = |model: &mut Model| {
+        let values: Vec<i32> = (-6..=6).chain([1 << 20]).collect();
+        let v = model.new_var_from_values(&values).unwrap();
+        model.remove_value(v, 1 << 20).unwrap();
+        v
+    };
+    let (x, y, z, w) = (
+        wide(&mut model),
+        wide(&mut model),
+        wide(&mut model),
+        wide(&mut model),
+    );
+    model.times(x, y, z).unwrap();
+    model.abs(z, w).unwrap();
+    model.all_different(&[x, y, w]).unwrap();
+    model.minimize_sum(&[x, y, w], &[1, -2, 3]).unwrap();
+    let best = (-6..=6i64)
+        .flat_map(|x| (-6..=6i64).map(move |y| (x, y)))
+        .filter_map(|(x, y)| {
+            let w = (x * y).abs();
+            (w <= 6 && x != y && x != w && y != w).then_some(x - 2 * y + 3 * w)
+        })
+        .min();
+    let mut solver = Solver::new(&model);
+    solver
+        .set_solution_guided(true)
+        .set_restarts(Restarts::Luby { scale: 1 })
+        .set_node_limit(Some(100_000));
+    match solver.optimize() {
+        Optimum::Optimal { objective, .. } => assert_eq!(Some(objective), best),
+        other => panic!("{other:?} against {best:?}"),
+    }
+    assert!(solver.stats().restarts > 0);
 }
