@@ -22,6 +22,10 @@ pub(crate) struct GlobalCardinality {
     /// The distinct cover values, ascending, each with the positions of its counts (a
     /// value may be listed more than once).
     cover: Vec<(i32, Vec<usize>)>,
+    /// The first cover value when the values are consecutive (a magic sequence's
+    /// `0..n`): a value's place in `cover` is then its distance from this one, with no
+    /// search.
+    consecutive_from: Option<i32>,
 }
 
 thread_local! {
@@ -40,10 +44,17 @@ impl GlobalCardinality {
                 _ => cover.push((value, vec![at])),
             }
         }
+        let consecutive_from = cover.first().map(|&(first, _)| first).filter(|&first| {
+            cover
+                .iter()
+                .zip(0i64..)
+                .all(|(&(v, _), k)| i64::from(v) == i64::from(first) + k)
+        });
         GlobalCardinality {
             vars: xs.iter().chain(counts).copied().collect(),
             len: xs.len(),
             cover,
+            consecutive_from,
         }
     }
 
@@ -55,7 +66,18 @@ impl GlobalCardinality {
             tally[k].1 += 1;
             tally[k].0 += u32::from(fixed);
         };
-        if d.size(x) as usize <= self.cover.len() {
+        if let (Some(first), true) = (
+            self.consecutive_from,
+            d.size(x) as usize <= self.cover.len(),
+        ) {
+            let (first, len) = (i64::from(first), self.cover.len() as i64);
+            for v in d.values(x) {
+                let k = i64::from(v) - first;
+                if (0..len).contains(&k) {
+                    count(k as usize);
+                }
+            }
+        } else if d.size(x) as usize <= self.cover.len() {
             for v in d.values(x) {
                 if let Ok(k) = self.cover.binary_search_by_key(&v, |c| c.0) {
                     count(k);
