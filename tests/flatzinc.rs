@@ -33,7 +33,12 @@ fn sixteen_queens_from_minizinc_are_placed_by_the_rules() {
     let SolveResult::Solution(s) = Solver::new(&b.model).solve() else {
         panic!("no solution");
     };
-    let text = b.format(&s);
+    assert_queens_placed(&b.format(&s), 16);
+}
+
+/// Checks that the first array printed in `text` places `n` queens none of which attack
+/// another.
+fn assert_queens_placed(text: &str, n: usize) {
     let list = text
         .split('[')
         .nth(1)
@@ -43,9 +48,9 @@ fn sixteen_queens_from_minizinc_are_placed_by_the_rules() {
         .split(',')
         .map(|v| v.trim().parse().expect("a number"))
         .collect();
-    assert_eq!(q.len(), 16);
-    for i in 0..16 {
-        for j in i + 1..16 {
+    assert_eq!(q.len(), n);
+    for i in 0..n {
+        for j in i + 1..n {
             let d = (j - i) as i64;
             assert!(
                 q[i] != q[j] && (q[i] - q[j]).abs() != d,
@@ -53,6 +58,37 @@ fn sixteen_queens_from_minizinc_are_placed_by_the_rules() {
             );
         }
     }
+}
+
+/// A satisfaction model's `restart_luby` is honoured when one solution is asked for
+/// (the search for one solution restarts; enumerating never does), and the solution it
+/// ends on keeps the rules.
+#[test]
+fn satisfaction_restarts_when_its_annotation_asks() {
+    let text = include_str!("data/flatzinc/queens_16.fzn");
+    let run_with = |annotation: &str, args: &[&str]| {
+        let model = text.replace("solve  satisfy;", &format!("solve {annotation} satisfy;"));
+        let out = run_with_stdin(&[&["fzn", "-", "-s"], args].concat(), model.as_bytes());
+        assert_eq!(out.status.code(), Some(0));
+        let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+        let restarts: u64 = printed
+            .split("%%%mzn-stat: restarts=")
+            .nth(1)
+            .and_then(|t| t.lines().next())
+            .and_then(|t| t.parse().ok())
+            .expect("a restart count");
+        (printed, restarts)
+    };
+    let plan = ":: int_search(q, input_order, indomain_min, complete)";
+    let (printed, restarts) = run_with(&format!("{plan} :: restart_luby(1)"), &[]);
+    assert!(restarts > 0, "no restarts:\n{printed}");
+    assert_queens_placed(&printed, 16);
+    assert!(printed.contains("----------\n"));
+    assert_eq!(run_with(plan, &[]).1, 0);
+    // Two solutions asked for: the search enumerates, and does not restart.
+    let (printed, restarts) = run_with(&format!("{plan} :: restart_luby(1)"), &["-n", "2"]);
+    assert_eq!(restarts, 0);
+    assert_eq!(printed.matches("----------\n").count(), 2);
 }
 
 #[test]

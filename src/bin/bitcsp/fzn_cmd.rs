@@ -7,7 +7,7 @@ use std::io::Read;
 use std::time::{Duration, Instant};
 
 use bitcsp::flatzinc::{build, parse, Built, Goal};
-use bitcsp::{Optimum, Solution, Solver, Statistics};
+use bitcsp::{Optimum, Restarts, Solution, SolveResult, Solver, Statistics};
 
 use crate::exit::Outcome;
 use crate::output::{Lost, Output};
@@ -137,7 +137,19 @@ fn satisfy(
         result = result.and_then(|()| print_solution(out, built, s));
         result.is_ok()
     };
-    let stopped = if settings.threads > 1 {
+    // Restarts belong to the search for one solution (`Solver::solve`); enumerating
+    // never restarts, since it must meet every solution once.
+    let restarting = built.search.restarts.is_some_and(|r| r != Restarts::Never);
+    let stopped = if limit == 1 && settings.threads <= 1 && restarting {
+        match solver.solve() {
+            SolveResult::Solution(s) => {
+                print(&s);
+                false
+            }
+            SolveResult::Unsatisfiable => false,
+            SolveResult::Stopped(_) => true,
+        }
+    } else if settings.threads > 1 {
         let limit = (limit < u64::MAX).then_some(limit);
         solver
             .for_each_solution_parallel_while(limit, settings.threads, &mut print)
