@@ -122,31 +122,34 @@ fn a_wide_value_list_counts_exactly_its_values() {
     assert_eq!(found, expected);
 }
 
+/// Posts `z = x · y`, `w = |z|` and all-different `x, y, w` over four variables of
+/// `-6..=6`, wide ones (made wide by one far value, then removed) when `wide`; returns
+/// `[x, y, w]`.
+fn post_times_abs_all_different(model: &mut Model, wide: bool) -> [bitcsp::VarId; 3] {
+    let mut var = || {
+        if wide {
+            let values: Vec<i32> = (-6..=6).chain([1 << 20]).collect();
+            let v = model.new_var_from_values(&values).unwrap();
+            model.remove_value(v, 1 << 20).unwrap();
+            v
+        } else {
+            model.new_var(-6..=6).unwrap()
+        }
+    };
+    let (x, y, z, w) = (var(), var(), var(), var());
+    model.times(x, y, z).unwrap();
+    model.abs(z, w).unwrap();
+    model.all_different(&[x, y, w]).unwrap();
+    [x, y, w]
+}
+
 /// The same model over narrow and over wide domains (wide by one far value, then
 /// removed) has the same solutions: here a small magic-sum puzzle with times and abs.
 #[test]
 fn wide_and_narrow_forms_of_one_model_agree() {
     let count = |wide: bool| {
         let mut model = Model::new();
-        let var = |model: &mut Model| {
-            if wide {
-                let values: Vec<i32> = (-6..=6).chain([1 << 20]).collect();
-                let v = model.new_var_from_values(&values).unwrap();
-                model.remove_value(v, 1 << 20).unwrap();
-                v
-            } else {
-                model.new_var(-6..=6).unwrap()
-            }
-        };
-        let (x, y, z, w) = (
-            var(&mut model),
-            var(&mut model),
-            var(&mut model),
-            var(&mut model),
-        );
-        model.times(x, y, z).unwrap();
-        model.abs(z, w).unwrap();
-        model.all_different(&[x, y, w]).unwrap();
+        let [x, y, w] = post_times_abs_all_different(&mut model, wide);
         model
             .weighted_sum(&[x, y, w], &[1, 2, -1], Relation::AtMost, 3)
             .unwrap();
@@ -172,21 +175,7 @@ fn wide_and_narrow_forms_of_one_model_agree() {
 #[test]
 fn guided_restarted_optimisation_over_wide_domains_proves_the_optimum() {
     let mut model = Model::new();
-    let wide = |model: &mut Model| {
-        let values: Vec<i32> = (-6..=6).chain([1 << 20]).collect();
-        let v = model.new_var_from_values(&values).unwrap();
-        model.remove_value(v, 1 << 20).unwrap();
-        v
-    };
-    let (x, y, z, w) = (
-        wide(&mut model),
-        wide(&mut model),
-        wide(&mut model),
-        wide(&mut model),
-    );
-    model.times(x, y, z).unwrap();
-    model.abs(z, w).unwrap();
-    model.all_different(&[x, y, w]).unwrap();
+    let [x, y, w] = post_times_abs_all_different(&mut model, true);
     model.minimize_sum(&[x, y, w], &[1, -2, 3]).unwrap();
     let best = (-6..=6i64)
         .flat_map(|x| (-6..=6i64).map(move |y| (x, y)))

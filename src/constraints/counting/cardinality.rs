@@ -66,20 +66,9 @@ impl GlobalCardinality {
             tally[k].1 += 1;
             tally[k].0 += u32::from(fixed);
         };
-        if let (Some(first), true) = (
-            self.consecutive_from,
-            d.size(x) as usize <= self.cover.len(),
-        ) {
-            let (first, len) = (i64::from(first), self.cover.len() as i64);
+        if d.size(x) as usize <= self.cover.len() {
             for v in d.values(x) {
-                let k = i64::from(v) - first;
-                if (0..len).contains(&k) {
-                    count(k as usize);
-                }
-            }
-        } else if d.size(x) as usize <= self.cover.len() {
-            for v in d.values(x) {
-                if let Ok(k) = self.cover.binary_search_by_key(&v, |c| c.0) {
+                if let Some(k) = self.place(v) {
                     count(k);
                 }
             }
@@ -90,6 +79,20 @@ impl GlobalCardinality {
                     count(k);
                 }
             }
+        }
+    }
+
+    /// The place of `value` in `cover`, if it is a cover value.
+    #[inline(always)]
+    fn place(&self, value: i32) -> Option<usize> {
+        match self.consecutive_from {
+            Some(first) => {
+                let k = i64::from(value) - i64::from(first);
+                (0..self.cover.len() as i64)
+                    .contains(&k)
+                    .then_some(k as usize)
+            }
+            None => self.cover.binary_search_by_key(&value, |c| c.0).ok(),
         }
     }
 
