@@ -299,6 +299,83 @@ fn time_limit_stops_a_long_count_and_says_so() {
     assert_eq!(solver.stop_reason(), Some(StopReason::TimeLimit));
 }
 
+/// A constraint that holds always and takes `delay` at each run while at most
+/// `slow_while_fixed` of its variables are fixed: a stand-in for a large global constraint
+/// whose nodes cost milliseconds each near the root and little deep down.
+#[derive(Debug)]
+struct Slow {
+    vars: Vec<VarId>,
+    delay: Duration,
+    slow_while_fixed: usize,
+}
+
+impl bitcsp::Propagator for Slow {
+    fn name(&self) -> &str {
+        "slow"
+    }
+
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn propagate(&self, d: &mut bitcsp::Domains<'_>) -> Result<(), bitcsp::Conflict> {
+        let fixed = self.vars.iter().filter(|&&x| d.size(x) == 1).count();
+        if fixed <= self.slow_while_fixed {
+            std::thread::sleep(self.delay);
+        }
+        Ok(())
+    }
+}
+
+/// Eight pigeons in seven holes, which only a long search proves impossible, and a
+/// [`Slow`] constraint over them.
+fn slow_pigeons(delay: Duration, slow_while_fixed: usize) -> Model {
+    let mut m = Model::new();
+    let vars = m.new_vars(8, 0..=6).unwrap();
+    for (i, &x) in vars.iter().enumerate() {
+        for &y in &vars[i + 1..] {
+            m.not_equal(x, y).unwrap();
+        }
+    }
+    m.post(Slow {
+        vars,
+        delay,
+        slow_while_fixed,
+    })
+    .unwrap();
+    m
+}
+
+/// Solves `model` with a limit of 100 ms and asserts that it stops at the limit, and
+/// soon after it.
+fn assert_stops_in_time(model: &Model, restarts: Restarts) -> Solver {
+    let mut solver = Solver::new(model);
+    solver.set_restarts(restarts);
+    solver.set_time_limit(Some(Duration::from_millis(100)));
+    let start = Instant::now();
+    let result = solver.solve();
+    assert_eq!(result, SolveResult::Stopped(StopReason::TimeLimit));
+    assert!(start.elapsed() < Duration::from_secs(1), "{restarts:?}");
+    solver
+}
+
+#[test]
+fn time_limit_stops_a_search_whose_nodes_are_all_slow_within_a_few_nodes() {
+    let model = slow_pigeons(Duration::from_millis(5), 8);
+    let solver = assert_stops_in_time(&model, Restarts::Never);
+    let nodes = solver.stats().nodes;
+    assert!(nodes < 60, "{nodes} nodes of 5 ms for a 100 ms limit");
+}
+
+#[test]
+fn time_limit_stops_a_restarting_search_whose_shallow_nodes_are_slow() {
+    // Each attempt runs a few cheap nodes deep down and two slow ones near the root;
+    // reading the clock once every 256 nodes would stop after about two seconds.
+    let model = slow_pigeons(Duration::from_millis(20), 1);
+    let solver = assert_stops_in_time(&model, Restarts::Luby { scale: 1 });
+    assert!(solver.stats().restarts > 0);
+}
+
 #[test]
 fn cancellation_from_another_thread_stops_the_search() {
     let (model, _) = queens(30);

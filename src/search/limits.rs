@@ -6,9 +6,12 @@ use std::time::{Duration, Instant};
 
 use super::outcome::StopReason;
 
-/// How often (in nodes) the clock and the cancellation flag are read: often enough to stop
-/// within a millisecond or so, rarely enough to cost nothing measurable.
-const CHECK_EVERY: u64 = 256;
+/// The longest run of nodes between two readings of the clock and the flags.
+const MAX_INTERVAL: u64 = 256;
+
+/// How long the search should go between two readings of the clock: the stop comes this
+/// late at worst, unless a single node takes longer.
+const READ_PERIOD: Duration = Duration::from_millis(1);
 
 /// SearchLimits set on a solver.
 #[derive(Clone, Debug, Default)]
@@ -35,48 +38,93 @@ impl Cutoff {
 }
 
 /// SearchLimits as applied to one running search.
+///
+/// Reading the clock costs about as much as a cheap node, so it is read once in a run of
+/// nodes whose length adapts to what the nodes cost: it doubles while runs take less than
+/// [`READ_PERIOD`] and shrinks in proportion when they take more, so that a search whose
+/// nodes take milliseconds each (a large global constraint near the root) reads the clock
+/// at every node. A restart sets the run back to one node, because the nodes near the
+/// root it returns to are the expensive ones. Nodes that turn slow without a restart are
+/// noticed at the next reading, up to [`MAX_INTERVAL`] nodes later.
 #[derive(Clone, Debug)]
 pub(crate) struct Budget {
     nodes: u64,
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
     cutoff: Option<Cutoff>,
+    /// The node count at which the clock and flags are read next.
+    next_read: u64,
+    /// The nodes from one reading to the next.
+    interval: u64,
+    /// When the clock was last read.
+    last_read: Instant,
 }
 
 impl Budget {
     /// No limit at all (a solver's budget before its first search).
     pub(crate) fn unlimited() -> Self {
-        Budget {
-            nodes: u64::MAX,
-            deadline: None,
-            cancel: None,
-            cutoff: None,
-        }
+        Budget::start(&SearchLimits::default(), Instant::now())
     }
 
     pub(crate) fn start(limits: &SearchLimits, now: Instant) -> Self {
+        let watched = limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some();
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             deadline: limits.time.and_then(|t| now.checked_add(t)),
             cancel: limits.cancel.clone(),
             cutoff: limits.cutoff.clone(),
+            next_read: if watched { 0 } else { u64::MAX },
+            interval: 1,
+            last_read: now,
         }
     }
 
     /// Whether the search must stop before taking node number `nodes + 1`.
     #[inline]
-    pub(crate) fn check(&self, nodes: u64) -> Option<StopReason> {
+    pub(crate) fn check(&mut self, nodes: u64) -> Option<StopReason> {
         if nodes >= self.nodes {
             return Some(StopReason::NodeLimit);
         }
-        if nodes % CHECK_EVERY == 0 {
-            return self.check_clock();
+        if nodes >= self.next_read {
+            return self.read(nodes);
         }
         None
     }
 
+    /// The search went back to the root: reads the clock at the next node and adapts
+    /// from there.
+    pub(crate) fn restarted(&mut self, nodes: u64) {
+        if self.next_read != u64::MAX {
+            self.interval = 1;
+            self.next_read = nodes;
+        }
+    }
+
+    /// Reads the flags and the clock at node `nodes` and sets the next reading.
+    #[cold]
+    #[inline(never)]
+    fn read(&mut self, nodes: u64) -> Option<StopReason> {
+        let now = Instant::now();
+        let took = now.saturating_duration_since(self.last_read);
+        self.last_read = now;
+        self.interval = if took < READ_PERIOD / 2 {
+            (self.interval * 2).min(MAX_INTERVAL)
+        } else {
+            let ratio = took.as_nanos() / READ_PERIOD.as_nanos();
+            let shrunk = u128::from(self.interval) / ratio.max(1);
+            u64::try_from(shrunk).unwrap_or(1).max(1)
+        };
+        self.next_read = nodes.saturating_add(self.interval);
+        self.stop_reason(now)
+    }
+
     /// The time and cancellation part of [`Budget::check`], for places that are not nodes.
     pub(crate) fn check_clock(&self) -> Option<StopReason> {
+        self.stop_reason(Instant::now())
+    }
+
+    /// Why the search must stop at `now`, if it must.
+    fn stop_reason(&self, now: Instant) -> Option<StopReason> {
         if let Some(flag) = &self.cancel {
             if flag.load(Ordering::Relaxed) {
                 return Some(StopReason::Cancelled);
@@ -86,8 +134,79 @@ impl Budget {
             return Some(StopReason::Cancelled);
         }
         match self.deadline {
-            Some(d) if Instant::now() >= d => Some(StopReason::TimeLimit),
+            Some(d) if now >= d => Some(StopReason::TimeLimit),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn timed(limit: Duration) -> Budget {
+        let limits = SearchLimits {
+            time: Some(limit),
+            ..SearchLimits::default()
+        };
+        Budget::start(&limits, Instant::now())
+    }
+
+    /// Runs `budget` over cheap nodes `from..to` and returns those at which it reads the
+    /// clock.
+    fn readings(budget: &mut Budget, from: u64, to: u64) -> Vec<u64> {
+        (from..to)
+            .filter(|&n| {
+                let due = n >= budget.next_read;
+                assert_eq!(budget.check(n), None);
+                due
+            })
+            .collect()
+    }
+
+    #[test]
+    fn cheap_nodes_space_the_readings_out_to_the_longest_interval() {
+        let mut budget = timed(Duration::from_secs(3600));
+        let read = readings(&mut budget, 0, 4000);
+        assert_eq!(read[0], 0);
+        // The gaps double while the nodes are cheap (a busy machine may shrink one).
+        let gaps: Vec<u64> = read.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.iter().all(|&g| g <= MAX_INTERVAL), "{gaps:?}");
+        assert!(gaps.contains(&MAX_INTERVAL), "{gaps:?}");
+    }
+
+    #[test]
+    fn a_restart_reads_the_clock_at_the_next_node() {
+        let mut budget = timed(Duration::from_secs(3600));
+        readings(&mut budget, 0, 2000);
+        budget.restarted(2000);
+        assert_eq!(readings(&mut budget, 2000, 2001), vec![2000]);
+    }
+
+    #[test]
+    fn slow_nodes_read_the_clock_at_every_node() {
+        let mut budget = timed(Duration::from_secs(3600));
+        let read: Vec<u64> = (0..6)
+            .filter(|&n| {
+                let due = n >= budget.next_read;
+                assert_eq!(budget.check(n), None);
+                std::thread::sleep(READ_PERIOD * 4);
+                due
+            })
+            .collect();
+        // The reading after the first slow node shrinks the interval to one node.
+        assert!(read.ends_with(&[2, 3, 4, 5]), "{read:?}");
+    }
+
+    #[test]
+    fn no_limit_never_reads_the_clock() {
+        let mut budget = Budget::unlimited();
+        assert!(readings(&mut budget, 0, 1000).is_empty());
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_at_the_next_reading() {
+        let mut budget = timed(Duration::ZERO);
+        assert_eq!(budget.check(0), Some(StopReason::TimeLimit));
     }
 }

@@ -595,6 +595,10 @@ impl Solver {
     }
 
     /// Stops each following search after `limit` of wall-clock time (`None`: no limit).
+    ///
+    /// The clock is read between nodes, at intervals that adapt to what the nodes cost so
+    /// that readings come about once a millisecond (at every node when nodes take longer,
+    /// and at the first node after a restart). One node's propagation is not interrupted.
     pub fn set_time_limit(&mut self, limit: Option<Duration>) -> &mut Self {
         self.limits.time = limit;
         self
@@ -1085,6 +1089,7 @@ impl Solver {
         self.learning.refuted.clear();
         self.stack.clear();
         self.learning.plan.restarted(self.stats.failures);
+        self.budget.restarted(self.stats.nodes);
         self.stats.restarts += 1;
         self.stats.nogoods = self.learning.nogoods.len() as u64;
         self.learning.settling |= self.learning.nogoods.len() > 0;
