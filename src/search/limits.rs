@@ -56,21 +56,27 @@ pub(crate) struct Budget {
     next_read: u64,
     /// The nodes from one reading to the next.
     interval: u64,
-    /// When the clock was last read.
-    last_read: Instant,
+    /// When the clock was last read (`None` for a budget that never reads it).
+    last_read: Option<Instant>,
 }
 
 impl Budget {
     /// No limit at all (a solver's budget before its first search).
     pub(crate) fn unlimited() -> Self {
-        Budget::start(&SearchLimits::default(), Instant::now())
+        Budget::new(&SearchLimits::default(), None)
     }
 
     pub(crate) fn start(limits: &SearchLimits, now: Instant) -> Self {
+        Budget::new(limits, Some(now))
+    }
+
+    /// The budget of `limits` for a search started `now` (which only a budget without
+    /// a deadline may leave unknown: a solver's budget is made before it has a clock).
+    fn new(limits: &SearchLimits, now: Option<Instant>) -> Self {
         let watched = limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some();
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.and_then(|t| now.checked_add(t)),
+            deadline: limits.time.zip(now).and_then(|(t, now)| now.checked_add(t)),
             cancel: limits.cancel.clone(),
             cutoff: limits.cutoff.clone(),
             next_read: if watched { 0 } else { u64::MAX },
@@ -105,8 +111,10 @@ impl Budget {
     #[inline(never)]
     fn read(&mut self, nodes: u64) -> Option<StopReason> {
         let now = Instant::now();
-        let took = now.saturating_duration_since(self.last_read);
-        self.last_read = now;
+        let took = self
+            .last_read
+            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
+        self.last_read = Some(now);
         self.interval = if took < READ_PERIOD / 2 {
             (self.interval * 2).min(MAX_INTERVAL)
         } else {
