@@ -10,7 +10,7 @@
 
 use std::cell::RefCell;
 
-use crate::propagator::{Conflict, Domains, Propagator, Strength};
+use crate::propagator::{Conflict, Cost, Domains, Propagator, Strength};
 use crate::var::VarId;
 
 #[derive(Debug)]
@@ -148,6 +148,12 @@ impl Propagator for GlobalCardinality {
 
     fn consistency(&self) -> Strength {
         Strength::Sound
+    }
+
+    /// Each run reads every variable: it waits until the cheap propagators (a magic
+    /// sequence's sums) have settled, rather than running again after each of them.
+    fn cost(&self) -> Cost {
+        Cost::Costly
     }
 
     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
