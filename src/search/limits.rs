@@ -66,12 +66,13 @@ impl Budget {
         Budget::new(&SearchLimits::default(), None)
     }
 
+    /// The budget of `limits` for a search that starts `now`.
     pub(crate) fn start(limits: &SearchLimits, now: Instant) -> Self {
         Budget::new(limits, Some(now))
     }
 
-    /// The budget of `limits` for a search started `now` (which only a budget without
-    /// a deadline may leave unknown: a solver's budget is made before it has a clock).
+    /// The budget of `limits` from `now`, which only a budget without a deadline may leave
+    /// unknown (a solver's budget before its first search).
     fn new(limits: &SearchLimits, now: Option<Instant>) -> Self {
         let watched = limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some();
         Budget {
