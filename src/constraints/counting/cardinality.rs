@@ -9,9 +9,11 @@
 //! may itself be one of the `xs` (a magic sequence) and a variable may repeat.
 
 use std::cell::RefCell;
+use std::collections::BTreeMap;
 
 use crate::propagator::{Conflict, Cost, Domains, Propagator, Strength};
 use crate::var::VarId;
+use smallvec::SmallVec;
 
 #[derive(Debug)]
 pub(crate) struct GlobalCardinality {
@@ -26,6 +28,9 @@ pub(crate) struct GlobalCardinality {
     /// `0..n`): a value's place in `cover` is then its distance from this one, with no
     /// search.
     consecutive_from: Option<i32>,
+    /// Per variable of `vars`: how many times it is one of the `xs` (a count may be one,
+    /// as in a magic sequence, and a variable may repeat).
+    weight: Vec<u32>,
 }
 
 thread_local! {
@@ -50,11 +55,21 @@ impl GlobalCardinality {
                 .zip(0i64..)
                 .all(|(&(v, _), k)| i64::from(v) == i64::from(first) + k)
         });
+        let vars: Vec<VarId> = xs.iter().chain(counts).copied().collect();
+        let mut occurrences: BTreeMap<VarId, u32> = BTreeMap::new();
+        for &x in xs {
+            *occurrences.entry(x).or_insert(0) += 1;
+        }
+        let weight = vars
+            .iter()
+            .map(|v| occurrences.get(v).copied().unwrap_or(0))
+            .collect();
         GlobalCardinality {
-            vars: xs.iter().chain(counts).copied().collect(),
+            vars,
             len: xs.len(),
             cover,
             consecutive_from,
+            weight,
         }
     }
 
@@ -96,40 +111,132 @@ impl GlobalCardinality {
         }
     }
 
+    /// Narrows to the fixed point of the rules on the tally, which it keeps exact as it
+    /// narrows: after the first tally, a pass over the cover values costs only its own
+    /// changes, where a new run would read every variable again (a magic sequence near
+    /// the root settles through hundreds of small steps).
     fn run(&self, d: &mut Domains<'_>, tally: &mut Vec<(u32, u32)>) -> Result<(), Conflict> {
         tally.clear();
         tally.resize(self.cover.len(), (0, 0));
-        let (xs, counts) = self.vars.split_at(self.len);
-        for &x in xs {
+        for &x in &self.vars[..self.len] {
             self.tally(d, x, tally);
         }
-        for ((value, positions), &(sure, possible)) in self.cover.iter().zip(tally.iter()) {
+        while self.pass(d, tally)? {}
+        Ok(())
+    }
+
+    /// One pass of the rules over the cover values; true when it changed the tally.
+    fn pass(&self, d: &mut Domains<'_>, tally: &mut [(u32, u32)]) -> Result<bool, Conflict> {
+        let counts = self.len..self.vars.len();
+        let mut moved = false;
+        for (k, (value, positions)) in self.cover.iter().enumerate() {
             let value = *value;
-            let (sure, possible) = (clamp(sure), clamp(possible));
             for &c in positions {
-                d.set_min(counts[c], sure)?;
-                d.set_max(counts[c], possible)?;
+                let at = counts.start + c;
+                let (sure, possible) = (clamp(tally[k].0), clamp(tally[k].1));
+                let n = self.vars[at];
+                if d.min(n) < sure || d.max(n) > possible {
+                    moved |= self.narrow(d, at, tally, Change::Within(sure, possible))?;
+                }
             }
+            let (sure, possible) = (clamp(tally[k].0), clamp(tally[k].1));
             if sure == possible {
                 continue;
             }
             // Every count of the value is the same number: the first speaks for all.
-            let n = counts[positions[0]];
-            if d.max(n) == sure {
-                for &x in xs {
-                    if d.size(x) > 1 {
-                        d.remove(x, value)?;
-                    }
-                }
+            let n = self.vars[counts.start + positions[0]];
+            let change = if d.max(n) == sure {
+                Change::Remove(value)
             } else if d.min(n) == possible {
-                for &x in xs {
-                    if d.size(x) > 1 && d.contains(x, value) {
-                        d.fix(x, value)?;
-                    }
+                Change::Fix(value)
+            } else {
+                continue;
+            };
+            for at in 0..self.len {
+                let x = self.vars[at];
+                if d.size(x) > 1 && d.contains(x, value) {
+                    moved |= self.narrow(d, at, tally, change)?;
                 }
             }
         }
-        Ok(())
+        Ok(moved)
+    }
+
+    /// Applies `change` to `vars[at]` and takes the cover values it removed out of the
+    /// tally, and the value it fixed into it; true when the tally changed. Reads only
+    /// the values the change can remove.
+    fn narrow(
+        &self,
+        d: &mut Domains<'_>,
+        at: usize,
+        tally: &mut [(u32, u32)],
+        change: Change,
+    ) -> Result<bool, Conflict> {
+        let x = self.vars[at];
+        let weight = self.weight[at];
+        if weight == 0 {
+            change.apply(d, x)?;
+            return Ok(false);
+        }
+        let size = d.size(x);
+        let (lo, hi) = (d.min(x), d.max(x));
+        let at_risk: SmallVec<[usize; 16]> = match change {
+            Change::Remove(v) => self.place(v).into_iter().collect(),
+            Change::Fix(v) => d
+                .values(x)
+                .filter(|&w| w != v)
+                .filter_map(|w| self.place(w))
+                .collect(),
+            Change::Within(min, max) => self
+                .places_within(lo, min.saturating_sub(1))
+                .chain(self.places_within(max.saturating_add(1), hi))
+                .filter(|&k| d.contains(x, self.cover[k].0))
+                .collect(),
+        };
+        change.apply(d, x)?;
+        if d.size(x) == size {
+            return Ok(false);
+        }
+        for k in at_risk {
+            if !d.contains(x, self.cover[k].0) {
+                tally[k].1 -= weight;
+            }
+        }
+        if d.size(x) == 1 {
+            if let Some(k) = self.place(d.min(x)) {
+                tally[k].0 += weight;
+            }
+        }
+        Ok(true)
+    }
+
+    /// The places in `cover` of the cover values within `lo..=hi`.
+    fn places_within(&self, lo: i32, hi: i32) -> std::ops::Range<usize> {
+        let start = self.cover.partition_point(|c| c.0 < lo);
+        let end = self.cover.partition_point(|c| c.0 <= hi);
+        start..end.max(start)
+    }
+}
+
+/// A narrowing of one variable by the rules.
+#[derive(Clone, Copy)]
+enum Change {
+    Remove(i32),
+    Fix(i32),
+    /// Into `min..=max`.
+    Within(i32, i32),
+}
+
+impl Change {
+    fn apply(self, d: &mut Domains<'_>, x: VarId) -> Result<(), Conflict> {
+        match self {
+            Change::Remove(v) => d.remove(x, v),
+            Change::Fix(v) => d.fix(x, v),
+            Change::Within(min, max) => {
+                d.set_min(x, min)?;
+                d.set_max(x, max)
+            }
+        }
     }
 }
 
