@@ -13,7 +13,6 @@ use std::collections::BTreeMap;
 
 use crate::propagator::{Conflict, Cost, Domains, Propagator, Strength};
 use crate::var::VarId;
-use smallvec::SmallVec;
 
 #[derive(Debug)]
 pub(crate) struct GlobalCardinality {
@@ -162,9 +161,11 @@ impl GlobalCardinality {
         Ok(moved)
     }
 
-    /// Applies `change` to `vars[at]` and takes the cover values it removed out of the
-    /// tally, and the value it fixed into it; true when the tally changed. Reads only
-    /// the values the change can remove.
+    /// Applies `change` to `vars[at]` and takes the cover values it removes out of the
+    /// tally, and the value it fixes into it; true when the domain changed. Reads only
+    /// the values the change removes. A fix or new bounds remove exactly the values
+    /// counted before the change, or fail (and a failed run's tally is dropped); a value
+    /// removed from inside an interval domain may stay, so a removal is counted after.
     fn narrow(
         &self,
         d: &mut Domains<'_>,
@@ -174,40 +175,41 @@ impl GlobalCardinality {
     ) -> Result<bool, Conflict> {
         let x = self.vars[at];
         let weight = self.weight[at];
-        if weight == 0 {
-            change.apply(d, x)?;
-            return Ok(false);
-        }
         let size = d.size(x);
-        let (lo, hi) = (d.min(x), d.max(x));
-        let at_risk: SmallVec<[usize; 16]> = match change {
-            Change::Remove(v) => self.place(v).into_iter().collect(),
-            Change::Fix(v) => d
-                .values(x)
-                .filter(|&w| w != v)
-                .filter_map(|w| self.place(w))
-                .collect(),
-            Change::Within(min, max) => self
-                .places_within(lo, min.saturating_sub(1))
-                .chain(self.places_within(max.saturating_add(1), hi))
-                .filter(|&k| d.contains(x, self.cover[k].0))
-                .collect(),
-        };
-        change.apply(d, x)?;
-        if d.size(x) == size {
-            return Ok(false);
-        }
-        for k in at_risk {
-            if !d.contains(x, self.cover[k].0) {
-                tally[k].1 -= weight;
+        if weight > 0 {
+            let lose = |k: usize| tally[k].1 -= weight;
+            match change {
+                // An interval domain keeps a value removed from its inside: counted below.
+                Change::Remove(_) => {}
+                // The callers fix only a value `x` holds, with others beside it.
+                Change::Fix(v) => d
+                    .values(x)
+                    .filter(|&w| w != v)
+                    .filter_map(|w| self.place(w))
+                    .for_each(lose),
+                Change::Within(min, max) => {
+                    let (lo, hi) = (d.min(x), d.max(x));
+                    self.places_within(lo, min.saturating_sub(1))
+                        .chain(self.places_within(max.saturating_add(1), hi))
+                        .filter(|&k| d.contains(x, self.cover[k].0))
+                        .for_each(lose);
+                }
             }
         }
-        if d.size(x) == 1 {
+        change.apply(d, x)?;
+        if let (Change::Remove(v), true) = (change, weight > 0) {
+            if !d.contains(x, v) {
+                if let Some(k) = self.place(v) {
+                    tally[k].1 -= weight;
+                }
+            }
+        }
+        if weight > 0 && size > 1 && d.size(x) == 1 {
             if let Some(k) = self.place(d.min(x)) {
                 tally[k].0 += weight;
             }
         }
-        Ok(true)
+        Ok(d.size(x) != size)
     }
 
     /// The places in `cover` of the cover values within `lo..=hi`.
