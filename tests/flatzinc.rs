@@ -84,6 +84,15 @@ fn satisfaction_restarts_when_its_annotation_asks() {
     assert!(restarts > 0, "no restarts:\n{printed}");
     assert_queens_placed(&printed, 16);
     assert!(printed.contains("----------\n"));
+    // Several threads print the same solution.
+    let (threaded, _) = run_with(&format!("{plan} :: restart_luby(1)"), &["-p", "2"]);
+    let solution = |p: &str| {
+        p.lines()
+            .filter(|l| !l.starts_with("%%%"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(solution(&threaded), solution(&printed));
     assert_eq!(run_with(plan, &[]).1, 0);
     // Two solutions asked for: the search enumerates, and does not restart.
     let (printed, restarts) = run_with(&format!("{plan} :: restart_luby(1)"), &["-n", "2"]);
