@@ -101,6 +101,7 @@ impl Budget {
     /// The search went back to the root: reads the clock at the next node and adapts
     /// from there.
     pub(crate) fn restarted(&mut self, nodes: u64) {
+        // A budget with nothing to watch never reads (`next_read` stays at the end).
         if self.next_read != u64::MAX {
             self.interval = 1;
             self.next_read = nodes;
@@ -120,8 +121,8 @@ impl Budget {
             (self.interval * 2).min(MAX_INTERVAL)
         } else {
             let ratio = took.as_nanos() / READ_PERIOD.as_nanos();
-            let shrunk = u128::from(self.interval) / ratio.max(1);
-            u64::try_from(shrunk).unwrap_or(1).max(1)
+            let ratio = u64::try_from(ratio).unwrap_or(u64::MAX).max(1);
+            (self.interval / ratio).max(1)
         };
         self.next_read = nodes.saturating_add(self.interval);
         self.stop_reason(now)

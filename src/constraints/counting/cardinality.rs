@@ -87,12 +87,9 @@ impl GlobalCardinality {
                 }
             }
         } else {
-            let (lo, hi) = (d.min(x), d.max(x));
-            for (k, &(v, _)) in self.cover.iter().enumerate() {
-                if (lo..=hi).contains(&v) && d.contains(x, v) {
-                    count(k);
-                }
-            }
+            self.places_within(d.min(x), d.max(x))
+                .filter(|&k| d.contains(x, self.cover[k].0))
+                .for_each(count);
         }
     }
 
@@ -124,7 +121,7 @@ impl GlobalCardinality {
         Ok(())
     }
 
-    /// One pass of the rules over the cover values; true when it changed the tally.
+    /// One pass of the rules over the cover values; true when it narrowed a domain.
     fn pass(&self, d: &mut Domains<'_>, tally: &mut [(u32, u32)]) -> Result<bool, Conflict> {
         let counts = self.len..self.vars.len();
         let mut moved = false;
@@ -176,35 +173,33 @@ impl GlobalCardinality {
         let x = self.vars[at];
         let weight = self.weight[at];
         let size = d.size(x);
-        if weight > 0 {
-            let lose = |k: usize| tally[k].1 -= weight;
-            match change {
-                // An interval domain keeps a value removed from its inside: counted below.
-                Change::Remove(_) => {}
-                // The callers fix only a value `x` holds, with others beside it.
-                Change::Fix(v) => d
-                    .values(x)
-                    .filter(|&w| w != v)
-                    .filter_map(|w| self.place(w))
-                    .for_each(lose),
-                Change::Within(min, max) => {
-                    let (lo, hi) = (d.min(x), d.max(x));
-                    self.places_within(lo, min.saturating_sub(1))
-                        .chain(self.places_within(max.saturating_add(1), hi))
-                        .filter(|&k| d.contains(x, self.cover[k].0))
-                        .for_each(lose);
-                }
-            }
+        if weight == 0 {
+            change.apply(d, x)?;
+            return Ok(d.size(x) != size);
+        }
+        let lose = |k: usize| tally[k].1 -= weight;
+        match change {
+            // Counted after the change, below.
+            Change::Remove(_) => {}
+            // The callers fix only a value `x` holds, with others beside it.
+            Change::Fix(v) => d
+                .values(x)
+                .filter(|&w| w != v)
+                .filter_map(|w| self.place(w))
+                .for_each(lose),
+            Change::Within(min, max) => self
+                .places_within(d.min(x), min.saturating_sub(1))
+                .chain(self.places_within(max.saturating_add(1), d.max(x)))
+                .filter(|&k| d.contains(x, self.cover[k].0))
+                .for_each(lose),
         }
         change.apply(d, x)?;
-        if let (Change::Remove(v), true) = (change, weight > 0) {
-            if !d.contains(x, v) {
-                if let Some(k) = self.place(v) {
-                    tally[k].1 -= weight;
-                }
+        if let Change::Remove(v) = change {
+            if let Some(k) = self.place(v).filter(|_| !d.contains(x, v)) {
+                tally[k].1 -= weight;
             }
         }
-        if weight > 0 && size > 1 && d.size(x) == 1 {
+        if size > 1 && d.size(x) == 1 {
             if let Some(k) = self.place(d.min(x)) {
                 tally[k].0 += weight;
             }
