@@ -2,7 +2,10 @@
 //! `Propagator` trait: on small random domains, the solutions the solver finds are exactly
 //! those of brute force (nothing lost, nothing that breaks the constraint), the root's
 //! propagation removes no value of a solution, and a propagator that claims bounds or
-//! domain consistency leaves only values with supports.
+//! domain consistency leaves only values with supports. The same checks run again at
+//! every step of random dives below the root (fixes pushed and popped level by level), where
+//! propagators run incrementally from the state they keep, and a propagation that fixes
+//! every variable must have found a solution.
 
 use bitcsp::{
     Compare, Consistency, Literal, Model, ModelError, Relation, Solver, Strength, TupleSet, VarId,
@@ -99,6 +102,7 @@ fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32], claim: Stren
             "{label}: solutions over wide domains differ from brute force"
         );
         hold_to_claim(&label, &model, &vars, &expected, &*holds, claim);
+        dive(&label, &model, &vars, &expected, &*holds, claim, drawn);
         // Over wide domains (kept as intervals) the all-different groups claim bounds
         // consistency, whatever they were asked for beyond the fast rules: no matching
         // of values as bits there. The other propagators claim soundness only.
@@ -116,6 +120,137 @@ fn check_over(case: &Case, cases: usize, seed: u64, values: &[i32], claim: Stren
             &*holds,
             wide_claim,
         );
+        dive(
+            &wide_label,
+            &wide,
+            &wide_vars,
+            &expected,
+            &*holds,
+            wide_claim,
+            drawn,
+        );
+    }
+}
+
+/// Random dives below the root, where the propagators run as a search runs them: on the
+/// changes a fix makes, from state they keep between runs, undone level by level. After
+/// every step the domains are held to `claim` against the solutions that agree with the
+/// fixes in place.
+fn dive(
+    label: &str,
+    model: &Model,
+    vars: &[VarId],
+    expected: &[Vec<i32>],
+    holds: &dyn Fn(&[i32]) -> bool,
+    claim: Strength,
+    seed: u64,
+) {
+    dive_steps(model, vars, seed, |fixes, left| {
+        let agreeing: Vec<Vec<i32>> = expected
+            .iter()
+            .filter(|t| fixes.iter().all(|&(i, v)| t[i] == v))
+            .cloned()
+            .collect();
+        let at = format!("{label}, fixes {fixes:?}");
+        match left {
+            None => assert!(
+                agreeing.is_empty(),
+                "{at}: propagation failed with solutions left"
+            ),
+            Some(left) => check_left(&at, left, &agreeing, holds, claim),
+        }
+    });
+}
+
+/// The steps of a random dive: fixes pushed one level at a time (each a value left in its
+/// variable's domain), levels popped at random and after a failure. After each step,
+/// `step` sees the fixes in place and the domains (`None` when the propagation failed).
+fn dive_steps(
+    model: &Model,
+    vars: &[VarId],
+    seed: u64,
+    mut step: impl FnMut(&[(usize, i32)], Option<&[Vec<i32>]>),
+) {
+    let mut random = Random::seeded(seed ^ 0xD1CE);
+    let mut solver = Solver::new(model);
+    // The fix each open level made.
+    let mut fixes: Vec<(usize, i32)> = Vec::new();
+    let mut failed = false;
+    for _ in 0..4 * vars.len() {
+        let left = domains_of(&solver, vars);
+        let open: Vec<usize> = (0..vars.len()).filter(|&i| left[i].len() > 1).collect();
+        let pop = failed || open.is_empty() || random.below(4) == 0;
+        if pop && !fixes.is_empty() {
+            for _ in 0..=random.below(fixes.len() as u64) {
+                fixes.pop();
+                assert!(solver.pop(), "a level to pop");
+            }
+            failed = false;
+        } else if !open.is_empty() && !failed {
+            let i = open[random.below(open.len() as u64) as usize];
+            let value = left[i][random.below(left[i].len() as u64) as usize];
+            fixes.push((i, value));
+            failed = !solver.push(&[(vars[i], value)]).expect("known variable");
+        } else {
+            break;
+        }
+        if failed {
+            step(&fixes, None);
+        } else if !fixes.is_empty() {
+            step(&fixes, Some(&domains_of(&solver, vars)));
+        }
+    }
+}
+
+/// Clauses promise more than soundness: unit propagation to its fixed point, after every
+/// fix of a search. A clause with every literal false but one must have made that one true.
+#[test]
+fn clauses_propagate_every_unit_below_the_root() {
+    let mut random = Random::seeded(0xC1A5);
+    for round in 0..300 {
+        let n = 3 + random.below(6) as usize;
+        let mut model = Model::new();
+        let vars = model.new_vars(n, 0..=1).expect("variables");
+        let mut cnf: Vec<Vec<(usize, bool)>> = Vec::new();
+        for _ in 0..n + random.below(2 * n as u64) as usize {
+            let lits: Vec<(Literal, usize, bool)> = (0..2 + random.below(2))
+                .map(|_| literal(&vars, &mut random, n))
+                .collect();
+            model
+                .clause(&lits.iter().map(|l| l.0).collect::<Vec<_>>())
+                .expect("clause");
+            cnf.push(lits.iter().map(|&(_, i, p)| (i, p)).collect());
+        }
+        let satisfied = |t: &[i32]| {
+            cnf.iter()
+                .all(|clause| clause.iter().any(|&(i, p)| (t[i] == 1) == p))
+        };
+        let expected = brute_force(&vec![vec![0, 1]; n], &satisfied);
+        dive_steps(&model, &vars, round, |fixes, left| {
+            let at = format!("round {round}: clauses {cnf:?}, fixes {fixes:?}");
+            let Some(left) = left else {
+                assert!(
+                    !expected
+                        .iter()
+                        .any(|t| fixes.iter().all(|&(i, v)| t[i] == v)),
+                    "{at}: propagation failed with solutions left"
+                );
+                return;
+            };
+            let truth = |(i, p): (usize, bool)| match left[i].as_slice() {
+                [v] => Some((*v == 1) == p),
+                _ => None,
+            };
+            for clause in &cnf {
+                let open = clause.iter().filter(|&&l| truth(l).is_none()).count();
+                let true_lits = clause.iter().filter(|&&l| truth(l) == Some(true)).count();
+                assert!(
+                    true_lits > 0 || open > 1,
+                    "{at}: clause {clause:?} left with {open} open literals and none true \
+                     (domains {left:?})"
+                );
+            }
+        });
     }
 }
 
@@ -137,15 +272,39 @@ fn hold_to_claim(
         );
         return;
     }
-    let left: Vec<Vec<i32>> = vars
-        .iter()
+    check_left(label, &domains_of(&solver, vars), expected, holds, claim);
+}
+
+/// The current domains of `vars` in `solver`.
+fn domains_of(solver: &Solver, vars: &[VarId]) -> Vec<Vec<i32>> {
+    vars.iter()
         .map(|&v| {
             solver
                 .domain(v)
                 .map(|d| d.iter().collect())
                 .unwrap_or_default()
         })
-        .collect();
+        .collect()
+}
+
+/// Checks domains `left` after a propagation against the solutions `expected` that the
+/// propagation had to keep: none of their values removed, and `claim` kept.
+fn check_left(
+    label: &str,
+    left: &[Vec<i32>],
+    expected: &[Vec<i32>],
+    holds: &dyn Fn(&[i32]) -> bool,
+    claim: Strength,
+) {
+    // Whatever the strength claimed, a propagation that fixes every variable without
+    // failing has found a solution.
+    if left.iter().all(|d| d.len() == 1) {
+        let tuple: Vec<i32> = left.iter().map(|d| d[0]).collect();
+        assert!(
+            holds(&tuple),
+            "{label}: every variable fixed to {tuple:?}, which is no solution"
+        );
+    }
     for t in expected {
         for (i, value) in t.iter().enumerate() {
             assert!(
@@ -554,6 +713,28 @@ fn boolean_cases() -> Vec<Case> {
                 m.clause(&list)?;
                 Ok(Box::new(move |t: &[i32]| {
                     lits.iter().any(|&(_, i, p)| (t[i] == 1) == p)
+                }))
+            }),
+            strength: Strength::Sound,
+        },
+        Case {
+            // Several clauses over the same variables, propagated together: a clause made
+            // unit by another's propagation must be seen.
+            name: "clauses",
+            arity: 2..=6,
+            post: Box::new(|m, v, r| {
+                let mut cnf: Vec<Vec<(usize, bool)>> = Vec::new();
+                for _ in 0..2 + r.below(5) {
+                    let lits: Vec<(Literal, usize, bool)> = (0..1 + r.below(3))
+                        .map(|_| literal(v, r, v.len()))
+                        .collect();
+                    let list: Vec<Literal> = lits.iter().map(|l| l.0).collect();
+                    m.clause(&list)?;
+                    cnf.push(lits.iter().map(|&(_, i, p)| (i, p)).collect());
+                }
+                Ok(Box::new(move |t: &[i32]| {
+                    cnf.iter()
+                        .all(|clause| clause.iter().any(|&(i, p)| (t[i] == 1) == p))
                 }))
             }),
             strength: Strength::Sound,
