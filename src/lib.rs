@@ -52,6 +52,7 @@ mod constraints;
 pub mod cover;
 pub mod domain;
 mod error;
+mod interrupt;
 mod model;
 mod posted;
 mod propagate;

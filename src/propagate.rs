@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::bits::{is_single, range_word, set_bits};
+use crate::interrupt::Interruption;
 use crate::store::Store;
 
 /// A constraint can no longer be satisfied (a domain became empty): the current search
@@ -360,6 +361,8 @@ pub(crate) struct Engine {
     /// domains to a state the constraint had already seen settled, so undo adds nothing;
     /// a row may hold changes since undone, which only costs a second look.
     changes: Vec<u64>,
+    /// Read between propagator runs: a search's limits stop a propagation in its middle.
+    pub(crate) interruption: Interruption,
 }
 
 impl Engine {
@@ -378,6 +381,7 @@ impl Engine {
             failed: NO_CONSTRAINT,
             propagations: 0,
             changes,
+            interruption: Interruption::default(),
         };
         engine.mark_all_changed();
         engine
@@ -434,13 +438,16 @@ impl Engine {
 
     /// Runs queued constraints until none is left (a fixed point) or one fails.
     /// `scratch` is working memory for the propagators, at least as long as the largest
-    /// scratch space a propagator asks for.
+    /// scratch space a propagator asks for. An armed [`Interruption`] that says stop ends
+    /// the propagation with a conflict too, which is none (see
+    /// [`Interruption::stopped`]).
     pub(crate) fn propagate(
         &mut self,
         constraints: &[impl Propagate],
         scratch: &mut [u64],
     ) -> Result<(), Conflict> {
         let mut result = Ok(());
+        self.interruption.begin();
         while let Some(c) = self.queue.pop() {
             self.current = c;
             self.propagations += 1;
@@ -448,6 +455,11 @@ impl Engine {
                 self.failed = c;
                 self.queue.clear();
                 result = Err(conflict);
+                break;
+            }
+            if self.interruption.tick() {
+                self.queue.clear();
+                result = Err(Conflict);
                 break;
             }
         }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bitcsp::{
-    CountStatus, LastConflict, Model, ModelError, Relation, Restarts, SolveResult, Solver,
+    CountStatus, LastConflict, Model, ModelError, Optimum, Relation, Restarts, SolveResult, Solver,
     StopReason, ValueOrder, VarId, VariableOrder,
 };
 
@@ -374,6 +374,107 @@ fn time_limit_stops_a_restarting_search_whose_shallow_nodes_are_slow() {
     let model = slow_pigeons(Duration::from_millis(20), 1);
     let solver = assert_stops_in_time(&model, Restarts::Luby { scale: 1 });
     assert!(solver.stats().restarts > 0);
+}
+
+/// `x < y` on bounds, sleeping at each run while `slow` is set.
+#[derive(Debug)]
+struct SlowLess {
+    vars: [VarId; 2],
+    slow: Arc<AtomicBool>,
+}
+
+impl bitcsp::Propagator for SlowLess {
+    fn name(&self) -> &str {
+        "slow less"
+    }
+
+    fn vars(&self) -> &[VarId] {
+        &self.vars
+    }
+
+    fn propagate(&self, d: &mut bitcsp::Domains<'_>) -> Result<(), bitcsp::Conflict> {
+        if self.slow.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let [x, y] = self.vars;
+        d.set_max(x, d.max(y) - 1)?;
+        d.set_min(y, d.min(x) + 1)
+    }
+}
+
+/// `x0 < x1 < … < x99`, one [`SlowLess`] a link: the root's propagation alone takes
+/// thousands of runs (seconds while slow). Returns the flag that makes it slow.
+fn slow_chain() -> (Model, Vec<VarId>, Arc<AtomicBool>) {
+    let mut m = Model::new();
+    let xs = m.new_vars(100, 0..=150).unwrap();
+    let slow = Arc::new(AtomicBool::new(true));
+    for pair in xs.windows(2) {
+        m.post(SlowLess {
+            vars: [pair[0], pair[1]],
+            slow: Arc::clone(&slow),
+        })
+        .unwrap();
+    }
+    (m, xs, slow)
+}
+
+#[test]
+fn time_limit_stops_a_long_propagation_in_its_middle_and_claims_nothing() {
+    let (model, xs, slow) = slow_chain();
+    let mut solver = Solver::new(&model);
+    solver.set_time_limit(Some(Duration::from_millis(50)));
+    let start = Instant::now();
+    assert_eq!(solver.solve(), SolveResult::Stopped(StopReason::TimeLimit));
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+    // The same solver, quick and unlimited, still finds a solution: the stop left
+    // nothing behind that a later search would take for a proof.
+    slow.store(false, Ordering::Relaxed);
+    solver.set_time_limit(None);
+    let solution = solver.solve().solution().expect("satisfiable").clone();
+    assert!(xs
+        .windows(2)
+        .all(|p| solution.value(p[0]) < solution.value(p[1])));
+}
+
+#[test]
+fn cancellation_stops_a_long_propagation_in_its_middle() {
+    let (model, _, _) = slow_chain();
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut solver = Solver::new(&model);
+    solver.set_cancel_flag(Some(Arc::clone(&flag)));
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let start = Instant::now();
+    let count = solver.count(None);
+    setter.join().unwrap();
+    assert_eq!(count.status, CountStatus::Stopped(StopReason::Cancelled));
+    assert_eq!(count.count, 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn time_limit_stops_the_root_of_an_optimisation_without_claiming_infeasibility() {
+    let (mut model, xs, _) = slow_chain();
+    model.minimize(xs[99]).unwrap();
+    let mut solver = Solver::new(&model);
+    solver.set_time_limit(Some(Duration::from_millis(50)));
+    let start = Instant::now();
+    assert_eq!(solver.optimize(), Optimum::Unknown(StopReason::TimeLimit));
+    assert!(
+        start.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        start.elapsed()
+    );
 }
 
 #[test]

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The layers, bottom first.
 const LAYERS: &[&[&str]] = &[
-    &["bits", "xorshift", "trail", "var"],
+    &["bits", "interrupt", "xorshift", "trail", "var"],
     &["error"],
     &["domain"],
     &["store"],

@@ -5,13 +5,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::outcome::StopReason;
+use crate::interrupt::{Pace, StopSignal};
 
 /// The longest run of nodes between two readings of the clock and the flags.
 const MAX_INTERVAL: u64 = 256;
-
-/// How long the search should go between two readings of the clock: the stop comes this
-/// late at worst, unless a single node takes longer.
-const READ_PERIOD: Duration = Duration::from_millis(1);
 
 /// SearchLimits set on a solver.
 #[derive(Clone, Debug, Default)]
@@ -37,27 +34,58 @@ impl Cutoff {
     }
 }
 
-/// SearchLimits as applied to one running search.
-///
-/// Reading the clock costs about as much as a cheap node, so it is read once in a run of
-/// nodes whose length adapts to what the nodes cost: it doubles while runs take less than
-/// [`READ_PERIOD`] and shrinks in proportion when they take more, so that a search whose
-/// nodes take milliseconds each (a large global constraint near the root) reads the clock
-/// at every node. A restart sets the run back to one node, because the nodes near the
-/// root it returns to are the expensive ones. Nodes that turn slow without a restart are
-/// noticed at the next reading, up to [`MAX_INTERVAL`] nodes later.
-#[derive(Clone, Debug)]
-pub(crate) struct Budget {
-    nodes: u64,
+/// What a running search watches besides its nodes: its deadline and its flags.
+#[derive(Debug)]
+struct Watched {
     deadline: Option<Instant>,
     cancel: Option<Arc<AtomicBool>>,
     cutoff: Option<Cutoff>,
+}
+
+impl Watched {
+    /// Why the search must stop at `now`, if it must.
+    fn stop_reason(&self, now: Instant) -> Option<StopReason> {
+        if let Some(flag) = &self.cancel {
+            if flag.load(Ordering::Relaxed) {
+                return Some(StopReason::Cancelled);
+            }
+        }
+        if self.cutoff.as_ref().is_some_and(Cutoff::is_cut) {
+            return Some(StopReason::Cancelled);
+        }
+        match self.deadline {
+            Some(d) if now >= d => Some(StopReason::TimeLimit),
+            _ => None,
+        }
+    }
+}
+
+impl StopSignal for Watched {
+    fn stop_at(&self, now: Instant) -> bool {
+        self.stop_reason(now).is_some()
+    }
+}
+
+/// SearchLimits as applied to one running search.
+///
+/// The clock and the flags are read once in a run of nodes whose length adapts to what
+/// the nodes cost ([`Pace`], up to [`MAX_INTERVAL`] nodes), so that a search whose nodes
+/// take milliseconds each (a large global constraint near the root) reads them at every
+/// node. A restart sets the run back to one node, because the nodes near the root it
+/// returns to are the expensive ones. Nodes that turn slow without a restart are noticed
+/// at the next reading, up to [`MAX_INTERVAL`] nodes later; a single propagation that
+/// takes long is stopped from inside by the engine's interruption, which reads the same
+/// [`signal`](Budget::signal).
+#[derive(Clone, Debug)]
+pub(crate) struct Budget {
+    nodes: u64,
+    /// The deadline and flags (`None` when there are none to watch).
+    watched: Option<Arc<Watched>>,
+    /// The same, for the engine to read between propagator runs.
+    signal: Option<Arc<dyn StopSignal>>,
     /// The node count at which the clock and flags are read next.
     next_read: u64,
-    /// The nodes from one reading to the next.
-    interval: u64,
-    /// When the clock was last read (`None` for a budget that never reads it).
-    last_read: Option<Instant>,
+    pace: Pace,
 }
 
 impl Budget {
@@ -74,16 +102,27 @@ impl Budget {
     /// The budget of `limits` from `now`, which only a budget without a deadline may leave
     /// unknown (a solver's budget before its first search).
     fn new(limits: &SearchLimits, now: Option<Instant>) -> Self {
-        let watched = limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some();
+        let watched = (limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some())
+            .then(|| {
+                Arc::new(Watched {
+                    deadline: limits.time.zip(now).and_then(|(t, now)| now.checked_add(t)),
+                    cancel: limits.cancel.clone(),
+                    cutoff: limits.cutoff.clone(),
+                })
+            });
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time.zip(now).and_then(|(t, now)| now.checked_add(t)),
-            cancel: limits.cancel.clone(),
-            cutoff: limits.cutoff.clone(),
-            next_read: if watched { 0 } else { u64::MAX },
-            interval: 1,
-            last_read: now,
+            signal: watched.clone().map(|w| -> Arc<dyn StopSignal> { w }),
+            next_read: if watched.is_some() { 0 } else { u64::MAX },
+            watched,
+            pace: Pace::new(MAX_INTERVAL, now),
         }
+    }
+
+    /// What the engine reads between propagator runs to stop a long propagation (`None`
+    /// when there is no deadline or flag to watch).
+    pub(crate) fn signal(&self) -> Option<&Arc<dyn StopSignal>> {
+        self.signal.as_ref()
     }
 
     /// Whether the search must stop before taking node number `nodes + 1`.
@@ -103,7 +142,7 @@ impl Budget {
     pub(crate) fn restarted(&mut self, nodes: u64) {
         // A budget with nothing to watch never reads (`next_read` stays at the end).
         if self.next_read != u64::MAX {
-            self.interval = 1;
+            self.pace.reset();
             self.next_read = nodes;
         }
     }
@@ -113,18 +152,7 @@ impl Budget {
     #[inline(never)]
     fn read(&mut self, nodes: u64) -> Option<StopReason> {
         let now = Instant::now();
-        let took = self
-            .last_read
-            .map_or(Duration::ZERO, |t| now.saturating_duration_since(t));
-        self.last_read = Some(now);
-        self.interval = if took < READ_PERIOD / 2 {
-            (self.interval * 2).min(MAX_INTERVAL)
-        } else {
-            let ratio = took.as_nanos() / READ_PERIOD.as_nanos();
-            let ratio = u64::try_from(ratio).unwrap_or(u64::MAX).max(1);
-            (self.interval / ratio).max(1)
-        };
-        self.next_read = nodes.saturating_add(self.interval);
+        self.next_read = nodes.saturating_add(self.pace.read(now));
         self.stop_reason(now)
     }
 
@@ -135,18 +163,7 @@ impl Budget {
 
     /// Why the search must stop at `now`, if it must.
     fn stop_reason(&self, now: Instant) -> Option<StopReason> {
-        if let Some(flag) = &self.cancel {
-            if flag.load(Ordering::Relaxed) {
-                return Some(StopReason::Cancelled);
-            }
-        }
-        if self.cutoff.as_ref().is_some_and(Cutoff::is_cut) {
-            return Some(StopReason::Cancelled);
-        }
-        match self.deadline {
-            Some(d) if now >= d => Some(StopReason::TimeLimit),
-            _ => None,
-        }
+        self.watched.as_ref().and_then(|w| w.stop_reason(now))
     }
 }
 
@@ -200,7 +217,7 @@ mod tests {
             .filter(|&n| {
                 let due = n >= budget.next_read;
                 assert_eq!(budget.check(n), None);
-                std::thread::sleep(READ_PERIOD * 4);
+                std::thread::sleep(crate::interrupt::READ_PERIOD * 4);
                 due
             })
             .collect();

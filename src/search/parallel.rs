@@ -210,8 +210,9 @@ impl Solver {
             };
         };
         // The root's bound, as the sequential search reports it when stopped.
-        let root = match self.propagate() {
-            Err(_) => return Optimum::Infeasible,
+        let root = match self.propagate_within_limits() {
+            Err(Some(reason)) => return Optimum::Unknown(reason),
+            Err(None) => return Optimum::Infeasible,
             Ok(()) => self
                 .domain(objective.var)
                 .and_then(|d| match objective.sense {

@@ -598,7 +598,10 @@ impl Solver {
     ///
     /// The clock is read between nodes, at intervals that adapt to what the nodes cost so
     /// that readings come about once a millisecond (at every node when nodes take longer,
-    /// and at the first node after a restart). One node's propagation is not interrupted.
+    /// and at the first node after a restart), and inside a node's propagation between
+    /// propagator runs, paced the same way: a long propagation stops in its middle. Only
+    /// a single propagator run that takes long overshoots the limit, by that run.
+    /// [`propagate`](Solver::propagate) alone ignores the limit.
     pub fn set_time_limit(&mut self, limit: Option<Duration>) -> &mut Self {
         self.limits.time = limit;
         self
@@ -747,11 +750,9 @@ impl Solver {
         };
         let var = objective.var.index();
         // The root's bound on the objective: what a stopped search can still promise.
-        let root_bound = match self.propagate() {
-            Err(_) => {
-                self.last = Pause::Exhausted;
-                return Optimum::Infeasible;
-            }
+        let root_bound = match self.propagate_within_limits() {
+            Err(Some(reason)) => return Optimum::Unknown(reason),
+            Err(None) => return Optimum::Infeasible,
             Ok(()) => match objective.sense {
                 Sense::Minimize => self.engine.store.min(var),
                 Sense::Maximize => self.engine.store.max(var),
@@ -850,6 +851,29 @@ impl Solver {
             Ok(())
         } else {
             Err(Conflict)
+        }
+    }
+
+    /// [`propagate`](Solver::propagate) under the time limit and the cancellation flags,
+    /// which may stop it in its middle: `Err(Some(reason))` then, `Err(None)` when the
+    /// root has no solution.
+    pub(crate) fn propagate_within_limits(&mut self) -> Result<(), Option<StopReason>> {
+        self.begin_search();
+        self.phase = Phase::Done;
+        self.engine.interruption.arm(self.budget.signal());
+        let consistent = self.propagate_root();
+        let stopped = self.engine.interruption.stopped();
+        self.engine.interruption.disarm();
+        if stopped {
+            let reason = self.budget.check_clock().unwrap_or(StopReason::TimeLimit);
+            self.last = Pause::Stopped(reason);
+            return Err(Some(reason));
+        }
+        self.last = Pause::Exhausted;
+        if consistent {
+            Ok(())
+        } else {
+            Err(None)
         }
     }
 
@@ -960,7 +984,15 @@ impl Solver {
     }
 
     fn next_event(&mut self) -> Pause {
-        let event = self.run();
+        self.engine.interruption.arm(self.budget.signal());
+        let mut event = self.run();
+        if self.engine.interruption.stopped() {
+            // A propagation stopped in its middle: the search unwound from there at once,
+            // and the failure it reported is none.
+            debug_assert_ne!(event, Pause::Solution);
+            event = Pause::Stopped(self.budget.check_clock().unwrap_or(StopReason::TimeLimit));
+        }
+        self.engine.interruption.disarm();
         self.last = event;
         self.stats.propagations = self.engine.propagations;
         if event != Pause::Solution {
@@ -1050,6 +1082,9 @@ impl Solver {
                     .is_ok()
                 && self.settle();
             if !ok {
+                if self.engine.interruption.stopped() {
+                    return Pause::Exhausted;
+                }
                 self.note_failure();
                 if self.strategy.last_conflict == LastConflict::BranchFirst {
                     self.learning.culprit = Some(var as u32);
@@ -1379,6 +1414,9 @@ impl Solver {
                 && self.settle();
             if ok {
                 return true;
+            }
+            if self.engine.interruption.stopped() {
+                return false;
             }
             self.note_failure();
         }
