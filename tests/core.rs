@@ -478,6 +478,37 @@ fn time_limit_stops_the_root_of_an_optimisation_without_claiming_infeasibility()
 }
 
 #[test]
+fn time_limit_stops_a_long_propagation_in_the_parallel_searches() {
+    let (mut model, xs, _) = slow_chain();
+    model.minimize(xs[99]).unwrap();
+    let limited = || {
+        let mut solver = Solver::new(&model);
+        solver.set_time_limit(Some(Duration::from_millis(50)));
+        (solver, Instant::now())
+    };
+    let in_time = |start: Instant| assert!(start.elapsed() < Duration::from_secs(1));
+    let (mut solver, start) = limited();
+    assert_eq!(
+        solver.solve_parallel(2),
+        SolveResult::Stopped(StopReason::TimeLimit)
+    );
+    in_time(start);
+    let (mut solver, start) = limited();
+    let count = solver.count_parallel(None, 2);
+    assert_eq!(
+        (count.count, count.status),
+        (0, CountStatus::Stopped(StopReason::TimeLimit))
+    );
+    in_time(start);
+    let (mut solver, start) = limited();
+    assert_eq!(
+        solver.optimize_parallel(2),
+        Optimum::Unknown(StopReason::TimeLimit)
+    );
+    in_time(start);
+}
+
+#[test]
 fn cancellation_from_another_thread_stops_the_search() {
     let (model, _) = queens(30);
     let flag = Arc::new(AtomicBool::new(false));

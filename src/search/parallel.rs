@@ -443,8 +443,12 @@ impl Solver {
                     return Err(reason);
                 }
                 self.set_assumptions(sub.fixes.clone());
-                match self.root_branch() {
-                    Err(()) => settled += sub.weight, // no solution below: drop it
+                match self.root_branch(budget) {
+                    Err(Some(reason)) => {
+                        self.set_assumptions(assumed);
+                        return Err(reason);
+                    }
+                    Err(None) => settled += sub.weight, // no solution below: drop it
                     Ok(None) => next.push(sub),
                     Ok(Some((var, values))) => {
                         split_any = true;

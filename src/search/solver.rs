@@ -1342,13 +1342,24 @@ impl Solver {
     }
 
     /// Propagates the root under the current assumptions and names the branching variable
-    /// and its values in the value order: `Err(())` when the root fails, `Ok(None)` when
-    /// every variable is fixed.
-    pub(super) fn root_branch(&mut self) -> Result<Option<(u32, Vec<i64>)>, ()> {
+    /// and its values in the value order: `Err(None)` when the root fails, `Ok(None)` when
+    /// every variable is fixed. `budget`'s limits may stop the propagation in its middle:
+    /// `Err(Some(reason))` then.
+    pub(super) fn root_branch(
+        &mut self,
+        budget: &Budget,
+    ) -> Result<Option<(u32, Vec<i64>)>, Option<StopReason>> {
         self.begin_search();
         self.phase = Phase::Running;
-        if !self.propagate_root() {
-            return Err(());
+        self.engine.interruption.arm(budget.signal());
+        let consistent = self.propagate_root();
+        let stopped = self.engine.interruption.stopped();
+        self.engine.interruption.disarm();
+        if stopped {
+            return Err(Some(budget.check_clock().unwrap_or(StopReason::TimeLimit)));
+        }
+        if !consistent {
+            return Err(None);
         }
         let Some(var) = self.choose() else {
             return Ok(None);
