@@ -601,7 +601,8 @@ impl Solver {
     /// and at the first node after a restart), and inside a node's propagation between
     /// propagator runs, paced the same way: a long propagation stops in its middle. Only
     /// a single propagator run that takes long overshoots the limit, by that run.
-    /// [`propagate`](Solver::propagate) alone ignores the limit.
+    /// [`propagate`](Solver::propagate) and [`push`](Solver::push), which cannot report a
+    /// stop, run their propagation to its end.
     pub fn set_time_limit(&mut self, limit: Option<Duration>) -> &mut Self {
         self.limits.time = limit;
         self
