@@ -433,6 +433,7 @@ fn time_limit_stops_a_long_propagation_in_its_middle_and_claims_nothing() {
     let start = Instant::now();
     assert_eq!(solver.solve(), SolveResult::Stopped(StopReason::TimeLimit));
     stopped_soon(start);
+    assert_eq!(solver.stats().failures, 0, "a stop is no failure");
     // The same solver, quick and unlimited, still finds a solution: the stop left
     // nothing behind that a later search would take for a proof.
     slow.store(false, Ordering::Relaxed);

@@ -165,6 +165,13 @@ impl Budget {
     fn stop_reason(&self, now: Instant) -> Option<StopReason> {
         self.watched.as_ref().and_then(|w| w.stop_reason(now))
     }
+
+    /// Why the engine stopped a propagation that read this budget's
+    /// [`signal`](Budget::signal): a flag or the deadline, each of which stays so once it
+    /// is so.
+    pub(crate) fn interrupted_by(&self) -> StopReason {
+        self.check_clock().unwrap_or(StopReason::TimeLimit)
+    }
 }
 
 #[cfg(test)]

@@ -861,20 +861,27 @@ impl Solver {
     pub(crate) fn propagate_within_limits(&mut self) -> Result<(), Option<StopReason>> {
         self.begin_search();
         self.phase = Phase::Done;
-        self.engine.interruption.arm(self.budget.signal());
+        let budget = self.budget.clone();
+        let root = self.propagate_root_within(&budget);
+        self.last = match root {
+            Err(Some(reason)) => Pause::Stopped(reason),
+            _ => Pause::Exhausted,
+        };
+        root
+    }
+
+    /// [`Solver::propagate_root`] with the engine reading `budget`'s signal:
+    /// `Err(Some(reason))` when the signal stopped the propagation, `Err(None)` when the
+    /// root fails.
+    fn propagate_root_within(&mut self, budget: &Budget) -> Result<(), Option<StopReason>> {
+        self.engine.interruption.arm(budget.signal());
         let consistent = self.propagate_root();
         let stopped = self.engine.interruption.stopped();
         self.engine.interruption.disarm();
-        if stopped {
-            let reason = self.budget.check_clock().unwrap_or(StopReason::TimeLimit);
-            self.last = Pause::Stopped(reason);
-            return Err(Some(reason));
-        }
-        self.last = Pause::Exhausted;
-        if consistent {
-            Ok(())
-        } else {
-            Err(None)
+        match (stopped, consistent) {
+            (true, _) => Err(Some(budget.interrupted_by())),
+            (false, true) => Ok(()),
+            (false, false) => Err(None),
         }
     }
 
@@ -991,7 +998,7 @@ impl Solver {
             // A propagation stopped in its middle: the search unwound from there at once,
             // and the failure it reported is none.
             debug_assert_ne!(event, Pause::Solution);
-            event = Pause::Stopped(self.budget.check_clock().unwrap_or(StopReason::TimeLimit));
+            event = Pause::Stopped(self.budget.interrupted_by());
         }
         self.engine.interruption.disarm();
         self.last = event;
@@ -1015,7 +1022,10 @@ impl Solver {
                     return Pause::Stopped(reason);
                 }
                 if !self.propagate_root() {
-                    self.stats.failures += 1;
+                    // A stopped propagation is no failure (`next_event` reports the stop).
+                    if !self.engine.interruption.stopped() {
+                        self.stats.failures += 1;
+                    }
                     return Pause::Exhausted;
                 }
             }
@@ -1135,7 +1145,9 @@ impl Solver {
         let settled = consistent && self.remove_forbidden() && self.settle();
         if !settled {
             self.learning.forbidden.clear();
-            self.stats.failures += 1;
+            if !self.engine.interruption.stopped() {
+                self.stats.failures += 1;
+            }
         }
         settled
     }
@@ -1352,16 +1364,7 @@ impl Solver {
     ) -> Result<Option<(u32, Vec<i64>)>, Option<StopReason>> {
         self.begin_search();
         self.phase = Phase::Running;
-        self.engine.interruption.arm(budget.signal());
-        let consistent = self.propagate_root();
-        let stopped = self.engine.interruption.stopped();
-        self.engine.interruption.disarm();
-        if stopped {
-            return Err(Some(budget.check_clock().unwrap_or(StopReason::TimeLimit)));
-        }
-        if !consistent {
-            return Err(None);
-        }
+        self.propagate_root_within(budget)?;
         let Some(var) = self.choose() else {
             return Ok(None);
         };
