@@ -5,7 +5,9 @@
 //! domain consistency leaves only values with supports. The same checks run again at
 //! every step of random dives below the root (fixes pushed and popped level by level), where
 //! propagators run incrementally from the state they keep, and a propagation that fixes
-//! every variable must have found a solution.
+//! every variable must have found a solution. Propagators that claim only soundness but
+//! document rules of their own (clauses, global cardinality, cumulative) are held to those
+//! rules after every propagation of such dives.
 
 use bitcsp::{
     Compare, Consistency, Literal, Model, ModelError, Relation, Solver, Strength, TupleSet, VarId,
@@ -250,6 +252,152 @@ fn clauses_propagate_every_unit_below_the_root() {
                      (domains {left:?})"
                 );
             }
+        });
+    }
+}
+
+/// The root's propagation and then each step of random dives of `model` over `vars`:
+/// `rules` must hold of the domains left whenever a propagation did not fail.
+fn at_every_fixed_point(
+    model: &Model,
+    vars: &[VarId],
+    seed: u64,
+    rules: impl Fn(&[Vec<i32>]) -> Result<(), String>,
+) {
+    let mut root = Solver::new(model);
+    if root.propagate().is_ok() {
+        if let Err(broken) = rules(&domains_of(&root, vars)) {
+            panic!("at the root: {broken}");
+        }
+    }
+    dive_steps(model, vars, seed, |fixes, left| {
+        if let Some(Err(broken)) = left.map(&rules) {
+            panic!("fixes {fixes:?}: {broken}");
+        }
+    });
+}
+
+/// `global_cardinality` claims more than soundness: after every propagation, each count
+/// lies between the variables fixed to its value and those still holding it; a count
+/// that can only be the first leaves the value to the fixed ones alone, and one that can
+/// only be the second fixes every holder to it. Counts are drawn apart from the
+/// variables or among them (as in a magic sequence), and values may repeat.
+#[test]
+fn global_cardinality_keeps_its_counting_rules_below_the_root() {
+    let mut random = Random::seeded(0x6CC);
+    for round in 0..1500 {
+        let n = 3 + random.below(4) as usize;
+        let among = random.below(3) == 0;
+        let values: Vec<i32> = (0..1 + random.below(3))
+            .map(|_| random.below(4) as i32 - 1)
+            .collect();
+        let mut domains: Vec<Vec<i32>> = (0..n)
+            .map(|_| random_subset(&[-1, 0, 1, 2], &mut random))
+            .collect();
+        let counts: Vec<usize> = if among {
+            values
+                .iter()
+                .map(|_| random.below(n as u64) as usize)
+                .collect()
+        } else {
+            let range: Vec<i32> = (0..=n as i32).collect();
+            let first = domains.len();
+            domains.extend(values.iter().map(|_| random_subset(&range, &mut random)));
+            (first..domains.len()).collect()
+        };
+        let mut model = Model::new();
+        let vars = vars_over(&mut model, &domains);
+        let count_vars: Vec<VarId> = counts.iter().map(|&c| vars[c]).collect();
+        model
+            .global_cardinality(&vars[..n], &values, &count_vars)
+            .expect("posted");
+        let label =
+            format!("round {round}: domains {domains:?}, values {values:?}, counts {counts:?}");
+        at_every_fixed_point(&model, &vars, round, |left| {
+            for (&value, &c) in values.iter().zip(&counts) {
+                let sure = left[..n].iter().filter(|d| d[..] == [value]).count() as i32;
+                let possible = left[..n].iter().filter(|d| d.contains(&value)).count() as i32;
+                let (low, high) = match (left[c].first(), left[c].last()) {
+                    (Some(&low), Some(&high)) => (low, high),
+                    _ => return Err(format!("{label}: count x{c} empty")),
+                };
+                let broken = if low < sure || high > possible {
+                    "the count outside [fixed, holding]"
+                } else if high == sure && possible > sure {
+                    "the count at its fixed number, the value still held elsewhere"
+                } else if low == possible && sure < possible {
+                    "the count at its holding number, a holder not fixed to the value"
+                } else {
+                    continue;
+                };
+                return Err(format!(
+                    "{label}: value {value}, {sure} fixed, {possible} holding, count x{c} \
+                     in {low}..={high}: {broken} (domains {left:?})"
+                ));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// `cumulative` claims time-tabling: after every propagation, the tasks' compulsory parts
+/// (from the latest start to the earliest end) stay within the capacity, and each task
+/// fits on top of the others' parts both at its earliest and at its latest start.
+#[test]
+fn cumulative_keeps_time_tabling_below_the_root() {
+    let mut random = Random::seeded(0xC0C0);
+    for round in 0..1500 {
+        let n = 2 + random.below(4) as usize;
+        let durations: Vec<i32> = (0..n).map(|_| random.below(4) as i32).collect();
+        let uses: Vec<i32> = (0..n).map(|_| random.below(3) as i32).collect();
+        let capacity = 1 + random.below(3) as i32;
+        let domains: Vec<Vec<i32>> = (0..n)
+            .map(|_| random_subset(&[0, 1, 2, 3, 4, 5, 6], &mut random))
+            .collect();
+        let mut model = Model::new();
+        let vars = vars_over(&mut model, &domains);
+        model
+            .cumulative(&vars, &durations, &uses, capacity)
+            .expect("posted");
+        let label = format!(
+            "round {round}: starts {domains:?}, durations {durations:?}, uses {uses:?}, \
+             capacity {capacity}"
+        );
+        at_every_fixed_point(&model, &vars, round, |left| {
+            let ends = |i: usize| (left[i][0], left[i][left[i].len() - 1]);
+            // Task i's compulsory part: from its latest start to its earliest end.
+            let part = |i: usize| {
+                let (earliest, latest) = ends(i);
+                latest..earliest + durations[i]
+            };
+            let used_by_others = |t: i32, skip: usize| -> i32 {
+                (0..n)
+                    .filter(|&j| j != skip && part(j).contains(&t))
+                    .map(|j| uses[j])
+                    .sum()
+            };
+            for t in 0..=12 {
+                let used = used_by_others(t, usize::MAX);
+                if used > capacity {
+                    return Err(format!(
+                        "{label}: parts use {used} at {t} (starts {left:?})"
+                    ));
+                }
+            }
+            for i in 0..n {
+                let (earliest, latest) = ends(i);
+                for start in [earliest, latest] {
+                    let clash = (start..start + durations[i])
+                        .find(|&t| used_by_others(t, i) + uses[i] > capacity);
+                    if let Some(t) = clash {
+                        return Err(format!(
+                            "{label}: task {i} starting at {start} overloads time {t} \
+                             (starts {left:?})"
+                        ));
+                    }
+                }
+            }
+            Ok(())
         });
     }
 }

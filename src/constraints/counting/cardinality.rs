@@ -5,8 +5,10 @@
 //! Per value, as [`Among`](super::Among) does for a one-value set: the variables fixed to
 //! it are surely counted, those holding it possibly; its count lies between the two; when
 //! the count can only be the sure number, the others lose the value, and when it can only
-//! be the possible number, they take it. Every rule holds for any assignment, so a count
-//! may itself be one of the `xs` (a magic sequence) and a variable may repeat.
+//! be the possible number, they take it. A value listed more than once has one number of
+//! occurrences, so its counts share their bounds, and the rules read the bounds they
+//! share. Every rule holds for any assignment, so a count may itself be one of the `xs`
+//! (a magic sequence) and a variable may repeat.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -127,23 +129,31 @@ impl GlobalCardinality {
         let mut moved = false;
         for (k, (value, positions)) in self.cover.iter().enumerate() {
             let value = *value;
+            // Every count of the value is the same number: each lies within the bounds
+            // they all share.
+            let (mut low, mut high) = (i32::MIN, i32::MAX);
             for &c in positions {
-                let at = counts.start + c;
-                let (sure, possible) = (clamp(tally[k].0), clamp(tally[k].1));
-                let n = self.vars[at];
-                if d.min(n) < sure || d.max(n) > possible {
-                    moved |= self.narrow(d, at, tally, Change::Within(sure, possible))?;
+                let n = self.vars[counts.start + c];
+                (low, high) = (low.max(d.min(n)), high.min(d.max(n)));
+            }
+            let (sure, possible) = (clamp(tally[k].0), clamp(tally[k].1));
+            if low < sure || high > possible || positions.len() > 1 {
+                let (min, max) = (sure.max(low), possible.min(high));
+                for &c in positions {
+                    let at = counts.start + c;
+                    let n = self.vars[at];
+                    if d.min(n) < min || d.max(n) > max {
+                        moved |= self.narrow(d, at, tally, Change::Within(min, max))?;
+                    }
                 }
             }
             let (sure, possible) = (clamp(tally[k].0), clamp(tally[k].1));
             if sure == possible {
                 continue;
             }
-            // Every count of the value is the same number: the first speaks for all.
-            let n = self.vars[counts.start + positions[0]];
-            let change = if d.max(n) == sure {
+            let change = if high == sure {
                 Change::Remove(value)
-            } else if d.min(n) == possible {
+            } else if low == possible {
                 Change::Fix(value)
             } else {
                 continue;

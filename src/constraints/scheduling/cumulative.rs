@@ -7,7 +7,8 @@
 //! the capacity fails, and a task that cannot fit on top of a part of the profile may not
 //! overlap it, which pushes its earliest start past that part and its latest start before
 //! it. Once every start is fixed, each task is its own compulsory part, so an overload is
-//! always caught.
+//! always caught. A task that uses more than the capacity on its own fits nowhere, and
+//! fails the constraint at once.
 //!
 //! When no two tasks fit on the resource together (a machine: the two smallest uses add
 //! up to more than the capacity), an energy check runs before the profile (overload
@@ -35,6 +36,8 @@ pub(crate) struct Cumulative {
     capacity: i64,
     /// Whether no two tasks fit together, so that the energy check runs.
     unary: bool,
+    /// Whether some task uses more than the capacity: it fits nowhere, so every run fails.
+    overused: bool,
 }
 
 /// A piece of the profile: from `from` (inclusive) to `to` (exclusive), `height` used.
@@ -87,6 +90,7 @@ impl Cumulative {
             uses: Vec::new(),
             capacity: i64::from(capacity),
             unary: false,
+            overused: false,
         };
         let mut seen = std::collections::HashSet::new();
         for ((&s, &d), &r) in starts.iter().zip(durations).zip(uses) {
@@ -102,6 +106,7 @@ impl Cumulative {
         let mut uses = c.uses.clone();
         uses.sort_unstable();
         c.unary = matches!(uses[..], [a, b, ..] if a + b > c.capacity);
+        c.overused = uses.last().is_some_and(|&most| most > c.capacity);
         c
     }
 
@@ -251,6 +256,9 @@ impl Cumulative {
     }
 
     fn run(&self, d: &mut Domains<'_>, work: &mut Work) -> Result<(), Conflict> {
+        if self.overused {
+            return Err(Conflict);
+        }
         if self.unary {
             self.check_energy(d, work)?;
         }
