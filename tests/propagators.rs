@@ -402,6 +402,88 @@ fn cumulative_keeps_time_tabling_below_the_root() {
     }
 }
 
+/// `circuit` claims that no chain of fixed successors closes on itself before it holds
+/// every node: after every propagation, the last node of a shorter chain has lost the
+/// chain's first node as a successor.
+#[test]
+fn circuit_keeps_chains_open_below_the_root() {
+    let mut random = Random::seeded(0xC1C);
+    for round in 0..1500 {
+        let n = 2 + random.below(5) as usize;
+        let nodes: Vec<i32> = (0..n as i32).collect();
+        let domains: Vec<Vec<i32>> = (0..n).map(|_| random_subset(&nodes, &mut random)).collect();
+        let mut model = Model::new();
+        let vars = vars_over(&mut model, &domains);
+        model.circuit(&vars).expect("posted");
+        let label = format!("round {round}: successors {domains:?}");
+        at_every_fixed_point(&model, &vars, round, |left| {
+            let fixed = |i: usize| match left[i][..] {
+                [s] => usize::try_from(s).ok(),
+                _ => None,
+            };
+            // Each node's predecessor among the fixed successors, if any.
+            let mut before = vec![None; n];
+            for i in 0..n {
+                if let Some(s) = fixed(i) {
+                    if before[s].replace(i).is_some() {
+                        return Err(format!("{label}: two nodes lead to {s} (domains {left:?})"));
+                    }
+                }
+            }
+            for last in (0..n).filter(|&i| fixed(i).is_none()) {
+                let (mut first, mut len) = (last, 1);
+                while let Some(p) = before[first] {
+                    (first, len) = (p, len + 1);
+                }
+                if len < n && left[last].contains(&(first as i32)) {
+                    return Err(format!(
+                        "{label}: the chain from {first} to {last} holds {len} of {n} nodes and \
+                         may close (domains {left:?})"
+                    ));
+                }
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Forbidden tuples claim that once all but one variable are fixed, the values that
+/// would complete a forbidden tuple have left the last one.
+#[test]
+fn forbidden_tuples_leave_the_last_variable_below_the_root() {
+    let mut random = Random::seeded(0xF0B);
+    for round in 0..1500 {
+        let n = 2 + random.below(3) as usize;
+        let values = [-1, 0, 1, 2];
+        let domains: Vec<Vec<i32>> = (0..n)
+            .map(|_| random_subset(&values, &mut random))
+            .collect();
+        let tuples: Vec<Vec<i32>> = (0..1 + random.below(12))
+            .map(|_| (0..n).map(|_| values[random.below(4) as usize]).collect())
+            .collect();
+        let mut model = Model::new();
+        let vars = vars_over(&mut model, &domains);
+        model.forbidden(&vars, &tuples).expect("posted");
+        let label = format!("round {round}: domains {domains:?}, forbidden {tuples:?}");
+        at_every_fixed_point(&model, &vars, round, |left| {
+            let open: Vec<usize> = (0..n).filter(|&i| left[i].len() > 1).collect();
+            let [last] = open[..] else {
+                return Ok(());
+            };
+            let completing = tuples.iter().find(|t| {
+                (0..n).all(|i| i == last || left[i][..] == [t[i]]) && left[last].contains(&t[last])
+            });
+            match completing {
+                Some(t) => Err(format!(
+                    "{label}: {:?} left in x{last} completes {t:?} (domains {left:?})",
+                    t[last]
+                )),
+                None => Ok(()),
+            }
+        });
+    }
+}
+
 /// Checks the root's propagation of `model` against the solutions `expected`: no value
 /// of a solution removed, and the propagator's `claim` kept.
 fn hold_to_claim(
