@@ -243,7 +243,7 @@ fn large_boards_are_solved_by_learning_with_its_statistics_and_limits() {
 
 #[test]
 fn a_lone_large_board_races_searches_on_every_thread_for_the_same_answer() {
-    // 40 % kept: thousands of solutions, so the printed one must be seed 0's whatever the
+    // 40 % kept: thousands of solutions, and the printed one must not depend on the
     // number of threads (the chunk's one board gets them all).
     let board = board_36(1, 40);
     let line = format!("{}\n", board.to_numbers());

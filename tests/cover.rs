@@ -406,6 +406,8 @@ fn mistakes_in_a_problem_are_errors_and_degenerate_problems_are_answered() {
     );
 }
 
+/// These small problems end within a raced solve's first slice, where seed 0 comes first:
+/// the race answers as seed 0 alone, on any number of threads.
 #[test]
 fn raced_searches_answer_as_one_search_does() {
     let mut rng = Rng(Random(0xBB67_AE85_84CA_A73B));
@@ -463,19 +465,19 @@ fn seeds_change_the_search_but_not_a_unique_answer() {
 }
 
 #[test]
-fn a_raced_board_with_many_solutions_gets_the_single_searchs_solution() {
+fn a_raced_board_with_many_solutions_gets_one_solution_for_any_number_of_threads() {
     use bitcsp::sudoku::learning;
-    // 40 % of a 36×36 grid kept: thousands of solutions, so only seed 0 may answer.
+    // 40 % of a 36×36 grid kept: thousands of solutions, one of which must answer.
     let board = common::board_36(1, 40);
-    let (alone, _) = learning::solve(&board, 1, |_| {}).expect("no clash");
-    let learning::Learned::Solved(solution) = &alone else {
-        panic!("{alone:?}")
+    let (one_thread, _) = learning::solve(&board, 1, |_| {}).expect("no clash");
+    let learning::Learned::Solved(solution) = &one_thread else {
+        panic!("{one_thread:?}")
     };
     solution.check_solves(&board).expect("a solution");
-    for searches in [2, 3] {
-        let (raced, _) = learning::solve(&board, searches, |_| {}).expect("no clash");
-        assert_eq!(raced, alone, "{searches} searches");
-        let (counted, _) = learning::count(&board, Some(50), searches, |_| {}).expect("no clash");
+    for threads in [2, 3] {
+        let (raced, _) = learning::solve(&board, threads, |_| {}).expect("no clash");
+        assert_eq!(raced, one_thread, "{threads} threads");
+        let (counted, _) = learning::count(&board, Some(50), threads, |_| {}).expect("no clash");
         assert_eq!(
             (counted.count.count, counted.count.status),
             (50, CountStatus::LimitReached)

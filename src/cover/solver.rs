@@ -251,6 +251,33 @@ impl CoverSolver {
         outcome
     }
 
+    /// Starts a search for a cover that includes every option of `forced`, as
+    /// [`solve`](Self::solve) does, to be run a slice at a time by
+    /// [`run_slice`](Self::run_slice).
+    pub(super) fn start_slices(&mut self, forced: &[usize]) -> Result<Slices, CoverError> {
+        let started = self.start(forced)?;
+        let schedule = self.begin(forced, started);
+        Ok(Slices { schedule, started })
+    }
+
+    /// Runs the search of `slices` on until it has made `until` conflicts in all
+    /// (`None`: paused there, to go on at the next call) or until it ends as
+    /// [`solve`](Self::solve) would have ended.
+    pub(super) fn run_slice(
+        &mut self,
+        slices: &mut Slices,
+        until: u64,
+    ) -> Result<Option<CoverOutcome>, CoverError> {
+        let outcome = match &mut slices.schedule {
+            Some(schedule) => self.search_until(schedule, until),
+            None => Ok(Some(CoverOutcome::Unsatisfiable)),
+        };
+        if !matches!(outcome, Ok(None)) {
+            self.finish(slices.started);
+        }
+        outcome
+    }
+
     /// Counts the covers that include every option of `forced`, stopping once `limit`
     /// have been found (`None`: count them all), and hands each one found to `each` (its
     /// chosen options, ascending). The limits stop the whole count, which is then a lower
@@ -411,11 +438,27 @@ impl CoverSolver {
     /// a stop; `schedule` carries the restart and clean-up plan from one cover to the
     /// next.
     fn search(&mut self, schedule: &mut Schedule) -> Result<CoverOutcome, CoverError> {
+        // No search makes u64::MAX conflicts: this one never pauses.
+        Ok(self
+            .search_until(schedule, u64::MAX)?
+            .unwrap_or(CoverOutcome::Stopped(StopReason::NodeLimit)))
+    }
+
+    /// [`search`](Self::search), paused (`None`) once the search has made `until`
+    /// conflicts in all, in a state from which a later call goes on where it left off.
+    fn search_until(
+        &mut self,
+        schedule: &mut Schedule,
+        until: u64,
+    ) -> Result<Option<CoverOutcome>, CoverError> {
         loop {
+            if self.stats.conflicts >= until {
+                return Ok(None);
+            }
             // Checked before the first step too: a flag set beforehand stops at once.
             if schedule.steps % CHECK_EVERY == 0 {
                 if let Some(reason) = self.should_stop(schedule.deadline) {
-                    return Ok(CoverOutcome::Stopped(reason));
+                    return Ok(Some(CoverOutcome::Stopped(reason)));
                 }
             }
             schedule.steps += 1;
@@ -425,7 +468,7 @@ impl CoverSolver {
             if let Some(clash) = clash {
                 self.stats.conflicts += 1;
                 if self.limits.is_empty() {
-                    return Ok(CoverOutcome::Unsatisfiable);
+                    return Ok(Some(CoverOutcome::Unsatisfiable));
                 }
                 self.learn(clash);
                 self.keep_arena_in_bounds()?;
@@ -443,10 +486,10 @@ impl CoverSolver {
                 continue;
             }
             let Some(lit) = self.next_choice() else {
-                return Ok(CoverOutcome::Solution(self.cover()));
+                return Ok(Some(CoverOutcome::Solution(self.cover())));
             };
             if self.node_limit.is_some_and(|l| self.stats.decisions >= l) {
-                return Ok(CoverOutcome::Stopped(StopReason::NodeLimit));
+                return Ok(Some(CoverOutcome::Stopped(StopReason::NodeLimit)));
             }
             self.stats.decisions += 1;
             self.limits.push(self.trail.len() as u32);
@@ -841,6 +884,13 @@ impl CoverSolver {
 
 /// When a search restarts, cleans up and reads the clock: carried from one cover to the
 /// next while counting.
+/// A search of [`CoverSolver::solve`] run a slice at a time ([`CoverSolver::run_slice`]):
+/// its plan, or `None` when the root already leaves no cover, and when it began.
+pub(super) struct Slices {
+    schedule: Option<Schedule>,
+    started: Instant,
+}
+
 struct Schedule {
     deadline: Option<Instant>,
     restart_in: u64,

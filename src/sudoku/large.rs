@@ -32,15 +32,16 @@ pub struct Limits {
     pub nodes: Option<u64>,
     /// Stops the search when set.
     pub cancel: Option<Arc<AtomicBool>>,
-    /// Learning searches raced on threads (0 or 1: one): the answer is the same for any
-    /// number ([`cover::solve_raced`](crate::cover::solve_raced)), the time is not. Under
-    /// a node limit one search runs, so that the limit cuts the search off at the same
-    /// place every time.
+    /// Threads for the learning searches (0 or 1: one): a solve runs its raced searches
+    /// on up to this many ([`cover::solve_raced`](crate::cover::solve_raced)), a count
+    /// races this many; the answer is the same for any number, the time is not. Under a
+    /// node limit a count runs one search, so that the limit cuts it off at the same place
+    /// every time (a solve's slices already do).
     pub threads: usize,
 }
 
 impl Limits {
-    /// The learning searches to race under these limits.
+    /// The learning searches to race for a count under these limits.
     fn searches(&self) -> usize {
         if self.nodes.is_some() {
             1
@@ -82,7 +83,7 @@ pub fn solve(board: &Board, limits: &Limits) -> Result<(Learned, Statistics), Su
         return Ok((answer, tried));
     }
     let set_up = |s: &mut CoverSolver| limit_rest(s, limits, &tried, started);
-    let (learned, stats) = learning::solve(board, limits.searches(), set_up)?;
+    let (learned, stats) = learning::solve(board, limits.threads, set_up)?;
     let solutions = u64::from(matches!(learned, Learned::Solved(_)));
     Ok((learned, together(tried, stats, solutions, started)))
 }

@@ -77,10 +77,11 @@ pub enum Learned {
     Stopped(StopReason),
 }
 
-/// Solves `board` by the learning search, with the limits `set_up` puts on the solver
-/// (time, nodes, a cancellation flag), raced by `searches` differently seeded searches
-/// on threads (0 or 1: one; [`cover::solve_raced`], which gives the same answer for any
-/// number); returns how it ended and what the answering search did.
+/// Solves `board` by the learning search, with the limits `set_up` puts on each solver
+/// (time, nodes, a cancellation flag): differently seeded searches raced in slices on up
+/// to `threads` threads (0 or 1: on the calling thread; [`cover::solve_raced`], which
+/// gives the same answer for any number); returns how it ended and what the answering
+/// search did.
 ///
 /// ```
 /// use bitcsp::sudoku::{learning::{self, Learned}, Board};
@@ -97,11 +98,11 @@ pub enum Learned {
 /// search outgrows its clause store.
 pub fn solve(
     board: &Board,
-    searches: usize,
+    threads: usize,
     set_up: impl Fn(&mut CoverSolver) + Sync,
 ) -> Result<(Learned, CoverStats), SudokuError> {
     let (problem, forced) = problem_for(board)?;
-    let (outcome, stats) = cover::solve_raced(&problem, &forced, searches, set_up)?;
+    let (outcome, stats) = cover::solve_raced(&problem, &forced, threads, set_up)?;
     let learned = match outcome {
         CoverOutcome::Solution(chosen) => Learned::Solved(decode(board, &chosen)),
         CoverOutcome::Unsatisfiable => Learned::NoSolution,
@@ -122,7 +123,7 @@ pub struct LearnedCount {
 
 /// Counts the solutions of `board` up to `limit` (`None`: all of them; `Some(2)` decides
 /// uniqueness) by the learning search, with the limits `set_up` puts on the solver,
-/// raced by `searches` searches on threads as in [`solve`] ([`cover::count_raced`]);
+/// raced by `searches` differently seeded searches on threads ([`cover::count_raced`]);
 /// returns the count, the first solution and what the answering search did. After each
 /// solution the search rules that one out and goes on, keeping what it learned.
 ///

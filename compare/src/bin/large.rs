@@ -8,8 +8,8 @@
 //! the engine with `sudoku::configure`; `--engine` takes the engine at every size,
 //! `--learning` the learning search alone at every size, `--large` the engine's try and
 //! then learning (`sudoku::large`) at every size, and `--stats` prints each board's
-//! search statistics to stderr. `--threads N` races N learning searches on threads
-//! (`cover::solve_raced`); times are then wall time, else the thread's CPU time.
+//! search statistics to stderr. `--threads N` runs the raced learning searches on up to
+//! N threads (`cover::solve_raced`); times are then wall time, else the thread's CPU time.
 //! `--search-seed K` solves each board by one learning search seeded `K`
 //! (`CoverSolver::set_seed`; 0 is the search `bitcsp` makes), on the calling thread: how
 //! differently seeded searches fare on the same boards, for weighing a race of seeds.
@@ -190,7 +190,7 @@ fn main() {
     );
 }
 
-/// How one board is searched: within `limit`, with `threads` learning searches raced,
+/// How one board is searched: within `limit`, the learning searches raced on `threads`,
 /// its statistics printed if `stats`, reported under `seed`.
 struct Run {
     limit: Duration,

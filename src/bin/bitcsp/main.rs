@@ -247,7 +247,7 @@ struct InputArgs {
     files: Vec<String>,
     /// Worker threads (default: one per core). Output order does not depend on it, nor
     /// do the answers: threads a batch leaves spare race differently seeded searches of
-    /// its boards from 36×36 up, for the answer one search gives.
+    /// its boards from 36×36 up, to an answer that does not depend on the threads.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
     /// Box shape RxC (R rows, C columns per box); default: from the line length.
