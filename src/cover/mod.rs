@@ -45,7 +45,7 @@ mod order;
 mod race;
 mod solver;
 
-pub use race::{count_raced, solve_raced, RacedCount};
+pub use race::{count_raced, solve_raced, RacedCount, RACED_SEARCHES, RACE_SLICE};
 pub use solver::{CoverOutcome, CoverSolver, CoverStats};
 
 use thiserror::Error;

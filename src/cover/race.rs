@@ -8,7 +8,7 @@
 //! a problem with several covers must get the same one.
 //!
 //! A raced solve ([`solve_raced`]) therefore runs [`RACED_SEARCHES`] searches whatever the
-//! number of threads, each in slices of [`SLICE`] conflicts, and orders their ends by
+//! number of threads, each in slices of [`RACE_SLICE`] conflicts, and orders their ends by
 //! slice, then seed: the answer is the end that comes first in that order. Slices are
 //! counted in conflicts, which a search makes in the same order on any machine, so the
 //! order and the answer are fixed by the problem; threads only run slices side by side.
@@ -33,7 +33,7 @@ pub const RACED_SEARCHES: usize = 2;
 /// Conflicts per slice of a raced solve's searches (one unit of the learning search's
 /// restart sequence): short enough that a search seldom waits long for another to finish
 /// the slice that decides the answer.
-pub const SLICE: u64 = 1024;
+pub const RACE_SLICE: u64 = 1024;
 
 /// Solves `problem` with the options of `forced` chosen, as [`CoverSolver::solve`] does,
 /// by [`RACED_SEARCHES`] searches (search `k` seeded `k`, [`CoverSolver::set_seed`]) run
@@ -68,7 +68,7 @@ pub fn solve_raced(
     threads: usize,
     set_up: impl Fn(&mut CoverSolver) + Sync,
 ) -> Result<(CoverOutcome, CoverStats), CoverError> {
-    solve_in_slices(problem, forced, threads, SLICE, set_up)
+    solve_in_slices(problem, forced, threads, RACE_SLICE, set_up)
 }
 
 /// [`solve_raced`] in slices of `slice` conflicts.
