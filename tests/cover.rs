@@ -464,6 +464,44 @@ fn seeds_change_the_search_but_not_a_unique_answer() {
     );
 }
 
+/// A 36×36 board with many solutions where seed 1 ends in its first slice of conflicts
+/// and seed 0 needs two: seed 1's cover answers, on one thread as on two, though the
+/// searches took turns on one and ran side by side on two.
+#[test]
+fn a_raced_board_gets_the_cover_that_ends_first_in_the_order_of_slices() {
+    use bitcsp::sudoku::learning;
+    let board = common::board_36(1, 45);
+    let (problem, forced) = learning::exact_cover(&board);
+    let alone = |seed: u64| {
+        let mut solver = CoverSolver::new(&problem);
+        solver.set_seed(seed);
+        let outcome = solver.solve(&forced).expect("the givens' options");
+        (outcome, solver.stats().conflicts)
+    };
+    let ((zero, zero_conflicts), (one, one_conflicts)) = (alone(0), alone(1));
+    // The board as the test needs it: seed 1 within the first slice, seed 0 beyond it,
+    // and two different covers.
+    assert!(
+        one_conflicts < cover::RACE_SLICE,
+        "seed 1: {one_conflicts} conflicts"
+    );
+    assert!(
+        zero_conflicts >= cover::RACE_SLICE,
+        "seed 0: {zero_conflicts} conflicts"
+    );
+    assert_ne!(zero, one);
+    let CoverOutcome::Solution(chosen) = &one else {
+        panic!("{one:?}")
+    };
+    assert!(problem.is_cover(chosen));
+    for threads in [1, 2] {
+        let (raced, stats) =
+            cover::solve_raced(&problem, &forced, threads, |_| {}).expect("known options");
+        assert_eq!(raced, one, "{threads} threads");
+        assert_eq!(stats.conflicts, one_conflicts, "{threads} threads");
+    }
+}
+
 #[test]
 fn a_raced_board_with_many_solutions_gets_one_solution_for_any_number_of_threads() {
     use bitcsp::sudoku::learning;
