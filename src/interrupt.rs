@@ -102,9 +102,9 @@ impl Default for Interruption {
 impl Interruption {
     /// Reads `signal` in each propagation from its [`FIRST_READING`]th run on (nothing
     /// happens without a signal).
-    pub(crate) fn arm(&mut self, signal: Option<&Arc<dyn StopSignal>>) {
-        if let Some(signal) = signal {
-            self.signal = Some(Arc::clone(signal));
+    pub(crate) fn arm(&mut self, signal: Option<Arc<dyn StopSignal>>) {
+        if signal.is_some() {
+            self.signal = signal;
             self.first = FIRST_READING;
         }
     }
@@ -188,7 +188,7 @@ mod tests {
         let mut interruption = Interruption::default();
         interruption.begin();
         assert!((0..10_000).all(|_| !interruption.tick()));
-        interruption.arm(Some(&signal));
+        interruption.arm(Some(Arc::clone(&signal)));
         interruption.disarm();
         interruption.begin();
         assert!((0..10_000).all(|_| !interruption.tick()));
@@ -199,7 +199,7 @@ mod tests {
     fn short_propagations_never_read_the_signal() {
         let (_, signal) = raised(true);
         let mut interruption = Interruption::default();
-        interruption.arm(Some(&signal));
+        interruption.arm(Some(Arc::clone(&signal)));
         for _ in 0..1_000 {
             interruption.begin();
             assert!((1..FIRST_READING).all(|_| !interruption.tick()));
@@ -211,7 +211,7 @@ mod tests {
     fn a_long_propagation_stops_within_the_longest_run_and_stays_stopped() {
         let (flag, signal) = raised(false);
         let mut interruption = Interruption::default();
-        interruption.arm(Some(&signal));
+        interruption.arm(Some(Arc::clone(&signal)));
         interruption.begin();
         assert!((0..5_000).all(|_| !interruption.tick()));
         flag.0.store(true, Ordering::Relaxed);

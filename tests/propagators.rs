@@ -257,8 +257,10 @@ fn clauses_propagate_every_unit_below_the_root() {
 }
 
 /// The root's propagation and then each step of random dives of `model` over `vars`:
-/// `rules` must hold of the domains left whenever a propagation did not fail.
+/// `rules` must hold of the domains left whenever a propagation did not fail (a broken
+/// rule is reported under `label`, with the domains).
 fn at_every_fixed_point(
+    label: &str,
     model: &Model,
     vars: &[VarId],
     seed: u64,
@@ -266,13 +268,16 @@ fn at_every_fixed_point(
 ) {
     let mut root = Solver::new(model);
     if root.propagate().is_ok() {
-        if let Err(broken) = rules(&domains_of(&root, vars)) {
-            panic!("at the root: {broken}");
+        let left = domains_of(&root, vars);
+        if let Err(broken) = rules(&left) {
+            panic!("{label}, at the root: {broken} (domains {left:?})");
         }
     }
     dive_steps(model, vars, seed, |fixes, left| {
-        if let Some(Err(broken)) = left.map(&rules) {
-            panic!("fixes {fixes:?}: {broken}");
+        if let Some(left) = left {
+            if let Err(broken) = rules(left) {
+                panic!("{label}, fixes {fixes:?}: {broken} (domains {left:?})");
+            }
         }
     });
 }
@@ -313,13 +318,13 @@ fn global_cardinality_keeps_its_counting_rules_below_the_root() {
             .expect("posted");
         let label =
             format!("round {round}: domains {domains:?}, values {values:?}, counts {counts:?}");
-        at_every_fixed_point(&model, &vars, round, |left| {
+        at_every_fixed_point(&label, &model, &vars, round, |left| {
             for (&value, &c) in values.iter().zip(&counts) {
                 let sure = left[..n].iter().filter(|d| d[..] == [value]).count() as i32;
                 let possible = left[..n].iter().filter(|d| d.contains(&value)).count() as i32;
                 let (low, high) = match (left[c].first(), left[c].last()) {
                     (Some(&low), Some(&high)) => (low, high),
-                    _ => return Err(format!("{label}: count x{c} empty")),
+                    _ => return Err(format!("count x{c} empty")),
                 };
                 let broken = if low < sure || high > possible {
                     "the count outside [fixed, holding]"
@@ -331,8 +336,8 @@ fn global_cardinality_keeps_its_counting_rules_below_the_root() {
                     continue;
                 };
                 return Err(format!(
-                    "{label}: value {value}, {sure} fixed, {possible} holding, count x{c} \
-                     in {low}..={high}: {broken} (domains {left:?})"
+                    "value {value}, {sure} fixed, {possible} holding, count x{c} \
+                     in {low}..={high}: {broken}"
                 ));
             }
             Ok(())
@@ -363,7 +368,7 @@ fn cumulative_keeps_time_tabling_below_the_root() {
             "round {round}: starts {domains:?}, durations {durations:?}, uses {uses:?}, \
              capacity {capacity}"
         );
-        at_every_fixed_point(&model, &vars, round, |left| {
+        at_every_fixed_point(&label, &model, &vars, round, |left| {
             let ends = |i: usize| (left[i][0], left[i][left[i].len() - 1]);
             // Task i's compulsory part: from its latest start to its earliest end.
             let part = |i: usize| {
@@ -379,9 +384,7 @@ fn cumulative_keeps_time_tabling_below_the_root() {
             for t in 0..=12 {
                 let used = used_by_others(t, usize::MAX);
                 if used > capacity {
-                    return Err(format!(
-                        "{label}: parts use {used} at {t} (starts {left:?})"
-                    ));
+                    return Err(format!("parts use {used} at {t}"));
                 }
             }
             for i in 0..n {
@@ -390,10 +393,7 @@ fn cumulative_keeps_time_tabling_below_the_root() {
                     let clash = (start..start + durations[i])
                         .find(|&t| used_by_others(t, i) + uses[i] > capacity);
                     if let Some(t) = clash {
-                        return Err(format!(
-                            "{label}: task {i} starting at {start} overloads time {t} \
-                             (starts {left:?})"
-                        ));
+                        return Err(format!("task {i} starting at {start} overloads time {t}"));
                     }
                 }
             }
@@ -416,7 +416,7 @@ fn circuit_keeps_chains_open_below_the_root() {
         let vars = vars_over(&mut model, &domains);
         model.circuit(&vars).expect("posted");
         let label = format!("round {round}: successors {domains:?}");
-        at_every_fixed_point(&model, &vars, round, |left| {
+        at_every_fixed_point(&label, &model, &vars, round, |left| {
             let fixed = |i: usize| match left[i][..] {
                 [s] => usize::try_from(s).ok(),
                 _ => None,
@@ -426,7 +426,7 @@ fn circuit_keeps_chains_open_below_the_root() {
             for i in 0..n {
                 if let Some(s) = fixed(i) {
                     if before[s].replace(i).is_some() {
-                        return Err(format!("{label}: two nodes lead to {s} (domains {left:?})"));
+                        return Err(format!("two nodes lead to {s}"));
                     }
                 }
             }
@@ -437,8 +437,8 @@ fn circuit_keeps_chains_open_below_the_root() {
                 }
                 if len < n && left[last].contains(&(first as i32)) {
                     return Err(format!(
-                        "{label}: the chain from {first} to {last} holds {len} of {n} nodes and \
-                         may close (domains {left:?})"
+                        "the chain from {first} to {last} holds {len} of {n} nodes and \
+                         may close"
                     ));
                 }
             }
@@ -465,7 +465,7 @@ fn forbidden_tuples_leave_the_last_variable_below_the_root() {
         let vars = vars_over(&mut model, &domains);
         model.forbidden(&vars, &tuples).expect("posted");
         let label = format!("round {round}: domains {domains:?}, forbidden {tuples:?}");
-        at_every_fixed_point(&model, &vars, round, |left| {
+        at_every_fixed_point(&label, &model, &vars, round, |left| {
             let open: Vec<usize> = (0..n).filter(|&i| left[i].len() > 1).collect();
             let [last] = open[..] else {
                 return Ok(());
@@ -474,10 +474,7 @@ fn forbidden_tuples_leave_the_last_variable_below_the_root() {
                 (0..n).all(|i| i == last || left[i][..] == [t[i]]) && left[last].contains(&t[last])
             });
             match completing {
-                Some(t) => Err(format!(
-                    "{label}: {:?} left in x{last} completes {t:?} (domains {left:?})",
-                    t[last]
-                )),
+                Some(t) => Err(format!("{:?} left in x{last} completes {t:?}", t[last])),
                 None => Ok(()),
             }
         });

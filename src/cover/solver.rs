@@ -882,8 +882,6 @@ impl CoverSolver {
     }
 }
 
-/// When a search restarts, cleans up and reads the clock: carried from one cover to the
-/// next while counting.
 /// A search of [`CoverSolver::solve`] run a slice at a time ([`CoverSolver::run_slice`]):
 /// its plan, or `None` when the root already leaves no cover, and when it began.
 pub(super) struct Slices {
@@ -891,6 +889,8 @@ pub(super) struct Slices {
     started: Instant,
 }
 
+/// When a search restarts, cleans up and reads the clock: carried from one cover to the
+/// next while counting.
 struct Schedule {
     deadline: Option<Instant>,
     restart_in: u64,

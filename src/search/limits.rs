@@ -81,8 +81,6 @@ pub(crate) struct Budget {
     nodes: u64,
     /// The deadline and flags (`None` when there are none to watch).
     watched: Option<Arc<Watched>>,
-    /// The same, for the engine to read between propagator runs.
-    signal: Option<Arc<dyn StopSignal>>,
     /// The node count at which the clock and flags are read next.
     next_read: u64,
     pace: Pace,
@@ -112,7 +110,6 @@ impl Budget {
             });
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
-            signal: watched.clone().map(|w| -> Arc<dyn StopSignal> { w }),
             next_read: if watched.is_some() { 0 } else { u64::MAX },
             watched,
             pace: Pace::new(MAX_INTERVAL, now),
@@ -121,8 +118,10 @@ impl Budget {
 
     /// What the engine reads between propagator runs to stop a long propagation (`None`
     /// when there is no deadline or flag to watch).
-    pub(crate) fn signal(&self) -> Option<&Arc<dyn StopSignal>> {
-        self.signal.as_ref()
+    pub(crate) fn signal(&self) -> Option<Arc<dyn StopSignal>> {
+        self.watched
+            .clone()
+            .map(|watched| -> Arc<dyn StopSignal> { watched })
     }
 
     /// Whether the search must stop before taking node number `nodes + 1`.
