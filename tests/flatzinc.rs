@@ -94,10 +94,57 @@ fn satisfaction_restarts_when_its_annotation_asks() {
     };
     assert_eq!(solution(&threaded), solution(&printed));
     assert_eq!(run_with(plan, &[]).1, 0);
+    assert_eq!(run_with(&format!("{plan} :: restart_none"), &["-f"]).1, 0);
     // Two solutions asked for: the search enumerates, and does not restart.
     let (printed, restarts) = run_with(&format!("{plan} :: restart_luby(1)"), &["-n", "2"]);
     assert_eq!(restarts, 0);
     assert_eq!(printed.matches("----------\n").count(), 2);
+}
+
+/// A satisfaction problem whose search no plan orders restarts on Luby's sequence of
+/// 1,000 failures: a search that ends sooner never restarts, and a longer one restarts
+/// and still ends with the right answer.
+#[test]
+fn free_satisfaction_restarts_after_a_thousand_failures() {
+    let text = include_str!("data/flatzinc/queens_16.fzn");
+    let run = |model: &str, args: &[&str]| {
+        let out = run_with_stdin(&[&["fzn", "-", "-s"], args].concat(), model.as_bytes());
+        assert_eq!(out.status.code(), Some(0));
+        let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+        let stat = |name: &str| -> u64 {
+            printed
+                .split(&format!("%%%mzn-stat: {name}="))
+                .nth(1)
+                .and_then(|t| t.lines().next())
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| panic!("no {name} in:\n{printed}"))
+        };
+        let (failures, restarts) = (stat("failures"), stat("restarts"));
+        (printed, failures, restarts)
+    };
+    // Queens 16 falls within the first attempt.
+    let (printed, failures, restarts) = run(text, &[]);
+    assert!(failures < 1000, "{failures} failures");
+    assert_eq!(restarts, 0);
+    assert_queens_placed(&printed, 16);
+    // Nine even terms cannot sum to 27, and bounds reasoning sees it only once eight of
+    // them are fixed: the proof takes thousands of failures, through restarts, and
+    // with the restarts' nogoods it still ends.
+    let vars: String = (1..=9)
+        .map(|i| format!("var 0..3: x{i} :: output_var;\n"))
+        .collect();
+    let terms: Vec<String> = (1..=9).map(|i| format!("x{i}")).collect();
+    let parity = format!(
+        "{vars}constraint int_lin_eq([2, 2, 2, 2, 2, 2, 2, 2, 2], [{}], 27);\nsolve satisfy;\n",
+        terms.join(", ")
+    );
+    let (printed, failures, restarts) = run(&parity, &[]);
+    assert!(
+        printed.starts_with("=====UNSATISFIABLE=====\n"),
+        "{printed}"
+    );
+    assert!(failures > 1000, "{failures} failures");
+    assert!(restarts > 0, "no restarts");
 }
 
 #[test]

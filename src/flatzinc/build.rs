@@ -18,6 +18,12 @@ use crate::{
 /// 100 failures, each attempt guided by the best solution so far.
 const FREE_OPTIMISATION_RESTARTS: Restarts = Restarts::Luby { scale: 100 };
 
+/// The restarts of a satisfaction problem's search for one solution when no search
+/// annotation orders it: Luby's sequence on 1,000 failures, so that a search that ends
+/// within its first thousand failures runs as it would without restarts
+/// (docs/FLATZINC.md, Restarts).
+const FREE_SATISFACTION_RESTARTS: Restarts = Restarts::Luby { scale: 1000 };
+
 /// A model built from FlatZinc, with what to print of a solution.
 #[derive(Debug)]
 pub struct Built {
@@ -59,10 +65,7 @@ impl Built {
     /// and full of introduced Booleans, where what finds good branches is learning which
     /// variables the failures come from (docs/FLATZINC.md gives the comparison).
     ///
-    /// Restarts follow a `restart_*` annotation. Without one, an optimisation that no plan
-    /// orders restarts on Luby's sequence, each attempt guided by the best solution so far
-    /// ([`Solver::set_solution_guided`]); a satisfaction problem, or a plan the model's
-    /// author wrote, runs without restarts.
+    /// Restarts follow a `restart_*` annotation; without one, see [`Built::restarts`].
     ///
     /// ```
     /// use bitcsp::flatzinc::{build, parse};
@@ -84,15 +87,39 @@ impl Built {
             // The plan's variables are the model's own: it cannot be refused.
             let _ = solver.set_search_plan(&self.search.phases);
         }
-        let optimising = self.goal != Goal::Satisfy;
-        let restarts = match self.search.restarts {
-            Some(asked) => asked,
-            None if optimising && !planned => FREE_OPTIMISATION_RESTARTS,
-            None => Restarts::Never,
-        };
+        let restarts = self.restarts(free_search);
         solver
             .set_restarts(restarts)
-            .set_solution_guided(optimising && restarts != Restarts::Never);
+            .set_solution_guided(self.goal != Goal::Satisfy && restarts != Restarts::Never);
+    }
+
+    /// The restarts [`Built::configure`] sets. A `restart_*` annotation decides. Without
+    /// one, a search that no plan orders (none in the model, or `free_search`) restarts
+    /// on Luby's sequence: an optimisation on 100 failures, each attempt guided by the
+    /// best solution so far ([`Solver::set_solution_guided`]), and a satisfaction problem
+    /// on 1,000 failures, with random values at each later attempt. A plan the model's
+    /// author wrote runs without restarts. Restarts serve only the search for one
+    /// solution or the best: enumerating never restarts (see [`Solver::solutions`]).
+    ///
+    /// ```
+    /// use bitcsp::flatzinc::{build, parse};
+    /// use bitcsp::Restarts;
+    /// let free = build(&parse("var 1..3: x :: output_var;\nsolve satisfy;\n")?)?;
+    /// assert_eq!(free.restarts(false), Restarts::Luby { scale: 1000 });
+    /// let plan = "solve :: int_search([x], input_order, indomain_min, complete) satisfy;\n";
+    /// let planned = build(&parse(&format!("var 1..3: x :: output_var;\n{plan}"))?)?;
+    /// assert_eq!(planned.restarts(false), Restarts::Never);
+    /// assert_eq!(planned.restarts(true), Restarts::Luby { scale: 1000 });
+    /// # Ok::<(), bitcsp::flatzinc::FznError>(())
+    /// ```
+    pub fn restarts(&self, free_search: bool) -> Restarts {
+        let planned = !free_search && !self.search.phases.is_empty();
+        match (self.search.restarts, planned, self.goal) {
+            (Some(asked), _, _) => asked,
+            (None, true, _) => Restarts::Never,
+            (None, false, Goal::Satisfy) => FREE_SATISFACTION_RESTARTS,
+            (None, false, _) => FREE_OPTIMISATION_RESTARTS,
+        }
     }
 
     /// The solution as FlatZinc prints it: `name = value;` per output, arrays as

@@ -140,7 +140,7 @@ fn satisfy(
     // Restarts belong to the search for one solution (`Solver::solve`); enumerating
     // never restarts, since it must meet every solution once. That search runs on one
     // thread whatever `-p` says, so that the solution printed does not depend on it.
-    let restarting = built.search.restarts.is_some_and(|r| r != Restarts::Never);
+    let restarting = built.restarts(settings.free_search) != Restarts::Never;
     let stopped = if limit == 1 && restarting {
         match solver.solve() {
             SolveResult::Solution(s) => {
