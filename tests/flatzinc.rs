@@ -93,6 +93,40 @@ fn satisfaction_restarts_when_its_annotation_asks() {
             .join("\n")
     };
     assert_eq!(solution(&threaded), solution(&printed));
+    // -r draws the restarted attempts' values from another seed: the same seed, the
+    // same search on any number of threads; the seeds tried here give other searches.
+    let nodes = |p: &str| {
+        p.lines()
+            .find(|l| l.starts_with("%%%mzn-stat: nodes="))
+            .map(str::to_owned)
+    };
+    let seeded = |seed: &str, threads: &str| {
+        run_with(
+            &format!("{plan} :: restart_luby(1)"),
+            &["-r", seed, "-p", threads],
+        )
+        .0
+    };
+    // What a run printed but its time: the solution and the search's counts.
+    let search = |p: &str| -> Vec<String> {
+        p.lines()
+            .filter(|l| !l.starts_with("%%%mzn-stat: solveTime="))
+            .map(str::to_owned)
+            .collect()
+    };
+    let five = seeded("5", "1");
+    assert_queens_placed(&five, 16);
+    assert_eq!(search(&five), search(&seeded("5", "1")));
+    assert_eq!(solution(&seeded("5", "2")), solution(&five));
+    assert_eq!(search(&seeded("0", "1")), search(&printed));
+    let searches: std::collections::HashSet<_> = ["0", "1", "5", "9"]
+        .iter()
+        .map(|seed| nodes(&seeded(seed, "1")))
+        .collect();
+    assert!(
+        searches.len() > 1,
+        "every seed searched alike: {searches:?}"
+    );
     assert_eq!(run_with(plan, &[]).1, 0);
     assert_eq!(run_with(&format!("{plan} :: restart_none"), &["-f"]).1, 0);
     // Two solutions asked for: the search enumerates, and does not restart.

@@ -41,8 +41,9 @@ pub enum Restarts {
     /// After `scale` failures, then after `scale` times each following term of the Luby
     /// sequence (1, 1, 2, 1, 1, 2, 4, 1, ...) failures since the previous restart. The
     /// root's propagation is kept; the first attempt follows the strategy as set, and each
-    /// later one picks the values of the chosen variables at random, from a fixed seed, so
-    /// a solve is reproducible. The solution found is a solution, not necessarily the
+    /// later one picks the values of the chosen variables at random, from a fixed seed
+    /// ([`Solver::set_random_seed`](crate::Solver::set_random_seed) changes it), so a
+    /// solve is reproducible. The solution found is a solution, not necessarily the
     /// first in search order (the same one on a puzzle with one solution). The search
     /// stays complete: the budgets grow without bound, so an unsatisfiable model is still
     /// proved so.
@@ -93,8 +94,9 @@ impl RestartPlan {
         }
     }
 
-    /// The plan of a search starting with no failures counted.
-    pub(crate) fn start(restarts: Restarts) -> Self {
+    /// The plan of a search starting with no failures counted, its random values drawn
+    /// from `seed` (see [`Solver::set_random_seed`](crate::Solver::set_random_seed)).
+    pub(crate) fn start(restarts: Restarts, seed: u64) -> Self {
         match restarts {
             Restarts::Never => Self::none(),
             Restarts::Luby { scale } => {
@@ -102,6 +104,7 @@ impl RestartPlan {
                 RestartPlan {
                     scale,
                     due_at: scale.saturating_mul(luby(0)),
+                    rng: generator_start(seed),
                     ..Self::none()
                 }
             }
@@ -139,6 +142,16 @@ impl RestartPlan {
 /// A fixed, non-zero seed: the same model and strategy always give the same solve.
 const SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
+/// The generator's first state for a user's `seed`: [`SEED`] for seed 0 (the default),
+/// and for the others a state spread over the whole word, never zero (xorshift would
+/// stay there).
+fn generator_start(seed: u64) -> u64 {
+    match SEED ^ seed.wrapping_mul(0xbf58_476d_1ce4_e5b9) {
+        0 => SEED,
+        state => state,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,7 +164,7 @@ mod tests {
 
     #[test]
     fn budgets_follow_the_sequence_times_the_scale() {
-        let mut plan = RestartPlan::start(Restarts::Luby { scale: 10 });
+        let mut plan = RestartPlan::start(Restarts::Luby { scale: 10 }, 0);
         assert_eq!(plan.due_at, 10);
         let mut budgets = Vec::new();
         let mut failures = 10;
@@ -162,6 +175,6 @@ mod tests {
         }
         assert_eq!(budgets, vec![10, 20, 10, 10, 20, 40]);
         assert!(plan.shuffles());
-        assert_eq!(RestartPlan::start(Restarts::Never).due_at, u64::MAX);
+        assert_eq!(RestartPlan::start(Restarts::Never, 0).due_at, u64::MAX);
     }
 }

@@ -88,6 +88,8 @@ struct Strategy {
     value_order: ValueOrder,
     value_symmetry: ValueSymmetry,
     restarts: Restarts,
+    /// Where the random values of restarted attempts start (0: the default stream).
+    random_seed: u64,
     last_conflict: LastConflict,
     /// Whether an optimisation's decisions follow the best solution so far.
     solution_guided: bool,
@@ -258,6 +260,7 @@ impl Solver {
                 value_order: ValueOrder::default(),
                 value_symmetry: ValueSymmetry::default(),
                 restarts: Restarts::default(),
+                random_seed: 0,
                 solution_guided: false,
                 last_conflict: LastConflict::default(),
                 phases: Arc::from([]),
@@ -376,6 +379,34 @@ impl Solver {
     /// Sets when [`solve`](Solver::solve) restarts from the root (see [`Restarts`]).
     pub fn set_restarts(&mut self, restarts: Restarts) -> &mut Self {
         self.strategy.restarts = restarts;
+        self
+    }
+
+    /// Sets the seed of the random values that restarted attempts draw (see
+    /// [`Restarts::Luby`]): the same seed gives the same search, another seed another
+    /// order of values after the first restart, and so maybe another solution. The
+    /// default is 0. Searches that never restart draw no random values.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Restarts, Solver};
+    /// let mut model = Model::new();
+    /// let x = model.new_vars(10, 0..=9)?;
+    /// model.all_different(&x)?;
+    /// model.all_different_offset(&x, &(0..10).collect::<Vec<_>>())?;
+    /// model.all_different_offset(&x, &(0..10).map(|i| -i).collect::<Vec<_>>())?;
+    /// let solve = |seed: u64| {
+    ///     let mut solver = Solver::new(&model);
+    ///     solver
+    ///         .set_restarts(Restarts::Luby { scale: 1 })
+    ///         .set_random_seed(seed);
+    ///     let solution = solver.solve().solution().map(|s| s.values().to_vec());
+    ///     (solution, solver.stats().nodes)
+    /// };
+    /// assert_eq!(solve(7), solve(7));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn set_random_seed(&mut self, seed: u64) -> &mut Self {
+        self.strategy.random_seed = seed;
         self
     }
 
@@ -1579,7 +1610,7 @@ impl Solver {
         if splits {
             RestartPlan::none()
         } else {
-            RestartPlan::start(self.strategy.restarts)
+            RestartPlan::start(self.strategy.restarts, self.strategy.random_seed)
         }
     }
 

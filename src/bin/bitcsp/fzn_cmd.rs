@@ -32,6 +32,8 @@ pub struct Settings {
     pub free_search: bool,
     /// Threads of the search.
     pub threads: usize,
+    /// The seed of the random values restarted attempts draw.
+    pub random_seed: u64,
 }
 
 /// Runs the command.
@@ -74,6 +76,7 @@ fn configure(solver: &mut Solver, built: &Built, settings: &Settings) {
         .set_time_limit(settings.time_limit)
         .set_cancel_flag(Some(interrupt::flag()));
     built.configure(solver, settings.free_search);
+    solver.set_random_seed(settings.random_seed);
     if !settings.free_search {
         for warning in &built.search.warnings {
             say!("bitcsp fzn: {}: {warning}", settings.file);

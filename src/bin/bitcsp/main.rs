@@ -107,7 +107,7 @@ struct FznArgs {
     /// Threads (the answers do not depend on them; see docs/FLATZINC.md).
     #[arg(short = 'p', long = "parallel", value_parser = clap::value_parser!(u64).range(1..=1024))]
     threads: Option<u64>,
-    /// Random seed (accepted; the search is deterministic and draws no random numbers).
+    /// Random seed of the values restarted attempts draw (the same seed, the same search).
     #[arg(short = 'r', long = "random-seed")]
     seed: Option<u64>,
 }
@@ -534,6 +534,7 @@ fn main() -> ExitCode {
             statistics: args.statistics,
             free_search: args.free,
             threads: args.threads.map_or(1, |t| t as usize),
+            random_seed: args.seed.unwrap_or(0),
         }),
     };
     let status = match outcome.status() {
