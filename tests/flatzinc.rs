@@ -60,6 +60,17 @@ fn assert_queens_placed(text: &str, n: usize) {
     }
 }
 
+/// The number `bitcsp fzn -s` printed as `%%%mzn-stat: NAME=`; a test failure when
+/// there is none.
+fn mzn_stat(printed: &str, name: &str) -> u64 {
+    printed
+        .split(&format!("%%%mzn-stat: {name}="))
+        .nth(1)
+        .and_then(|t| t.lines().next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("no {name} in:\n{printed}"))
+}
+
 /// A satisfaction model's `restart_luby` is honoured when one solution is asked for
 /// (the search for one solution restarts; enumerating never does), and the solution it
 /// ends on keeps the rules.
@@ -71,12 +82,7 @@ fn satisfaction_restarts_when_its_annotation_asks() {
         let out = run_with_stdin(&[&["fzn", "-", "-s"], args].concat(), model.as_bytes());
         assert_eq!(out.status.code(), Some(0));
         let printed = String::from_utf8_lossy(&out.stdout).into_owned();
-        let restarts: u64 = printed
-            .split("%%%mzn-stat: restarts=")
-            .nth(1)
-            .and_then(|t| t.lines().next())
-            .and_then(|t| t.parse().ok())
-            .expect("a restart count");
+        let restarts = mzn_stat(&printed, "restarts");
         (printed, restarts)
     };
     let plan = ":: int_search(q, input_order, indomain_min, complete)";
@@ -95,11 +101,6 @@ fn satisfaction_restarts_when_its_annotation_asks() {
     assert_eq!(solution(&threaded), solution(&printed));
     // -r draws the restarted attempts' values from another seed: the same seed, the
     // same search on any number of threads; the seeds tried here give other searches.
-    let nodes = |p: &str| {
-        p.lines()
-            .find(|l| l.starts_with("%%%mzn-stat: nodes="))
-            .map(str::to_owned)
-    };
     let seeded = |seed: &str, threads: &str| {
         run_with(
             &format!("{plan} :: restart_luby(1)"),
@@ -121,7 +122,7 @@ fn satisfaction_restarts_when_its_annotation_asks() {
     assert_eq!(search(&seeded("0", "1")), search(&printed));
     let searches: std::collections::HashSet<_> = ["0", "1", "5", "9"]
         .iter()
-        .map(|seed| nodes(&seeded(seed, "1")))
+        .map(|seed| mzn_stat(&seeded(seed, "1"), "nodes"))
         .collect();
     assert!(
         searches.len() > 1,
@@ -141,23 +142,18 @@ fn satisfaction_restarts_when_its_annotation_asks() {
 #[test]
 fn free_satisfaction_restarts_after_a_thousand_failures() {
     let text = include_str!("data/flatzinc/queens_16.fzn");
-    let run = |model: &str, args: &[&str]| {
-        let out = run_with_stdin(&[&["fzn", "-", "-s"], args].concat(), model.as_bytes());
+    let run = |model: &str| {
+        let out = run_with_stdin(&["fzn", "-", "-s"], model.as_bytes());
         assert_eq!(out.status.code(), Some(0));
         let printed = String::from_utf8_lossy(&out.stdout).into_owned();
-        let stat = |name: &str| -> u64 {
-            printed
-                .split(&format!("%%%mzn-stat: {name}="))
-                .nth(1)
-                .and_then(|t| t.lines().next())
-                .and_then(|t| t.parse().ok())
-                .unwrap_or_else(|| panic!("no {name} in:\n{printed}"))
-        };
-        let (failures, restarts) = (stat("failures"), stat("restarts"));
+        let (failures, restarts) = (
+            mzn_stat(&printed, "failures"),
+            mzn_stat(&printed, "restarts"),
+        );
         (printed, failures, restarts)
     };
     // Queens 16 falls within the first attempt.
-    let (printed, failures, restarts) = run(text, &[]);
+    let (printed, failures, restarts) = run(text);
     assert!(failures < 1000, "{failures} failures");
     assert_eq!(restarts, 0);
     assert_queens_placed(&printed, 16);
@@ -172,7 +168,7 @@ fn free_satisfaction_restarts_after_a_thousand_failures() {
         "{vars}constraint int_lin_eq([2, 2, 2, 2, 2, 2, 2, 2, 2], [{}], 27);\nsolve satisfy;\n",
         terms.join(", ")
     );
-    let (printed, failures, restarts) = run(&parity, &[]);
+    let (printed, failures, restarts) = run(&parity);
     assert!(
         printed.starts_with("=====UNSATISFIABLE=====\n"),
         "{printed}"

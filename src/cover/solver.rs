@@ -225,10 +225,10 @@ impl CoverSolver {
     /// Breaks the ties of the first choices at random, drawn from `seed`, in every search
     /// from now on; 0 (the default) breaks them by option number. A seed other than 0 also
     /// restarts four times as often (every 256 conflicts times the Luby sequence, against
-    /// 1,024): alone it is a little weaker on hard problems, but it finishes on boards
-    /// where seed 0 does not more often than another tie-break alone would. Each seed
-    /// gives its own search, as reproducible as the default one: on hard problems their
-    /// times differ widely, which a race of several
+    /// 1,024), so that its search differs from seed 0's in more than its first choices
+    /// (`compare --bin large -- --search-seed K` weighs seeds on the same boards). Each
+    /// seed gives its own search, as reproducible as the default one: on hard problems
+    /// their times differ widely, which a race of several
     /// ([`cover::solve_raced`](super::solve_raced)) uses.
     pub fn set_seed(&mut self, seed: u64) -> &mut Self {
         self.seed = seed;
