@@ -13,7 +13,7 @@
 //! counted in conflicts, which a search makes in the same order on any machine, so the
 //! order and the answer are fixed by the problem; threads only run slices side by side.
 //! On one thread the searches take turns slice by slice. Beyond its first choices, a seed
-//! other than 0 restarts four times as often ([`CoverSolver::set_seed`]), so that the
+//! other than 0 restarts a quarter as often ([`CoverSolver::set_seed`]), so that the
 //! searches differ in more than their tie-breaks. A raced count ([`count_raced`])
 //! needs no order: whichever search finishes its count answers, since the number is a
 //! fact of the problem.

@@ -63,7 +63,7 @@ pub struct CoverStats {
 /// Conflicts per unit of the Luby restart sequence.
 const RESTART_UNIT: u64 = 1024;
 /// The unit of a search with a seed other than 0 (see [`CoverSolver::set_seed`]).
-const SEEDED_RESTART_UNIT: u64 = 256;
+const SEEDED_RESTART_UNIT: u64 = 4096;
 /// Conflicts before the first clean-up of learned clauses; each later one comes that many
 /// conflicts after the one before, plus `REDUCE_STEP` for every `FIRST_REDUCE` conflicts
 /// made so far, so that clean-ups thin out as the search goes on.
@@ -224,7 +224,7 @@ impl CoverSolver {
 
     /// Breaks the ties of the first choices at random, drawn from `seed`, in every search
     /// from now on; 0 (the default) breaks them by option number. A seed other than 0 also
-    /// restarts four times as often (every 256 conflicts times the Luby sequence, against
+    /// restarts a quarter as often (every 4,096 conflicts times the Luby sequence, against
     /// 1,024), so that its search differs from seed 0's in more than its first choices
     /// (`compare --bin large -- --search-seed K` weighs seeds on the same boards). Each
     /// seed gives its own search, as reproducible as the default one: on hard problems
