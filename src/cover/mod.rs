@@ -41,6 +41,7 @@
 
 mod analyze;
 mod clauses;
+mod compact;
 mod order;
 mod race;
 mod solver;

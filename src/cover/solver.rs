@@ -72,25 +72,34 @@ const REDUCE_STEP: u64 = 300;
 /// How often (in conflicts and decisions) the clock is read.
 const CHECK_EVERY: u64 = 256;
 
-const UNSET: i8 = 0;
-const TRUE: i8 = 1;
+pub(super) const UNSET: i8 = 0;
+pub(super) const TRUE: i8 = 1;
 pub(super) const FALSE: i8 = -1;
-const NONE: u32 = u32::MAX;
+pub(super) const NONE: u32 = u32::MAX;
 
 /// A conflict-driven solver for one [`ExactCover`] problem.
 #[derive(Clone, Debug)]
 pub struct CoverSolver {
-    /// Items `0..primary` are covered exactly once.
+    /// Items `0..primary` are covered exactly once. Each option's items:
+    /// `option_items[option_start[o]..option_start[o + 1]]`. From the root's propagation
+    /// on, a search works on the options still in play and the items still open there,
+    /// renumbered ([`compact`](Self::compact)); the `full_` fields, `all_start` and
+    /// `all_options` keep the problem as stated, for the next search.
     pub(super) primary: u32,
     pub(super) option_start: Vec<u32>,
     pub(super) option_items: Vec<u32>,
-    /// Each item's options: `item_options[item_start[i]..item_start[i + 1]]`. After the
-    /// root's propagation a search keeps only the options not already out there (they
-    /// never come back within that search); `all_start` and `all_options` keep them all.
+    pub(super) full_primary: u32,
+    pub(super) full_option_start: Vec<u32>,
+    pub(super) full_option_items: Vec<u32>,
+    /// After [`compact`](Self::compact): each option's number in the problem as stated,
+    /// and the options (so numbered) the root chose.
+    pub(super) original: Vec<u32>,
+    pub(super) root_chosen: Vec<usize>,
+    /// Each item's options: `item_options[item_start[i]..item_start[i + 1]]`.
     pub(super) item_start: Vec<u32>,
     pub(super) item_options: Vec<u32>,
-    all_start: Vec<u32>,
-    all_options: Vec<u32>,
+    pub(super) all_start: Vec<u32>,
+    pub(super) all_options: Vec<u32>,
     /// Per option: `TRUE`, `FALSE` or `UNSET`.
     pub(super) value: Vec<i8>,
     pub(super) level: Vec<u32>,
@@ -107,8 +116,8 @@ pub struct CoverSolver {
     /// count them).
     head: usize,
     /// Per item: its options not yet drawn out, and its chosen option drawn in (or NONE).
-    live: Vec<u32>,
-    chosen: Vec<u32>,
+    pub(super) live: Vec<u32>,
+    pub(super) chosen: Vec<u32>,
     pub(super) clauses: Clauses,
     pub(super) order: Order,
     /// Conflict analysis' scratch: per option, whether it is in the clause being learned.
@@ -144,26 +153,17 @@ impl CoverSolver {
     pub fn new(problem: &ExactCover) -> Self {
         let options = problem.options();
         let items = problem.items();
-        // Each item's options, by counting then placing (entries fit u32: see add_option).
-        let mut item_start = vec![0u32; items + 1];
-        for &i in &problem.option_items {
-            item_start[i as usize + 1] += 1;
-        }
-        for i in 0..items {
-            item_start[i + 1] += item_start[i];
-        }
-        let mut next = item_start.clone();
-        let mut item_options = vec![0u32; problem.option_items.len()];
-        for o in 0..options {
-            for item in problem.option_items(o) {
-                item_options[next[item] as usize] = o as u32;
-                next[item] += 1;
-            }
-        }
+        let (item_start, item_options) =
+            item_lists(items, &problem.option_start, &problem.option_items);
         CoverSolver {
             primary: problem.primary() as u32,
             option_start: problem.option_start.clone(),
             option_items: problem.option_items.clone(),
+            full_primary: problem.primary() as u32,
+            full_option_start: problem.option_start.clone(),
+            full_option_items: problem.option_items.clone(),
+            original: Vec::new(),
+            root_chosen: Vec::new(),
             item_start: item_start.clone(),
             item_options: item_options.clone(),
             all_start: item_start,
@@ -179,8 +179,9 @@ impl CoverSolver {
             head: 0,
             live: vec![0; items],
             chosen: vec![NONE; items],
-            clauses: Clauses::new(options),
-            order: Order::new(options),
+            // Each search sizes these for its options (`reset`, `compact`).
+            clauses: Clauses::new(0),
+            order: Order::new(0),
             seen: vec![false; options],
             learnt: Vec::new(),
             shrunk: Vec::new(),
@@ -370,7 +371,7 @@ impl CoverSolver {
 
     /// Checks `forced` and starts afresh; returns the start time.
     fn start(&mut self, forced: &[usize]) -> Result<Instant, CoverError> {
-        let options = self.value.len();
+        let options = self.full_option_start.len() - 1;
         if let Some(&option) = forced.iter().find(|&&o| o >= options) {
             return Err(CoverError::UnknownOption { option, options });
         }
@@ -385,7 +386,7 @@ impl CoverSolver {
         if !self.set_root(forced) {
             return None;
         }
-        self.drop_root_exclusions();
+        self.compact();
         Some(Schedule::new(self, started))
     }
 
@@ -420,29 +421,50 @@ impl CoverSolver {
         jump > 0 || self.propagate().is_none()
     }
 
-    /// Every option unassigned, nothing learned, the counters full.
+    /// The problem as stated, every option unassigned, nothing learned, the counters
+    /// full.
     fn reset(&mut self) {
-        let options = self.value.len();
-        self.value.fill(UNSET);
-        self.reason.fill(Reason::Decision);
-        self.phase.fill(true);
-        self.target.fill(0);
+        let options = self.full_option_start.len() - 1;
+        self.primary = self.full_primary;
+        self.option_start.clone_from(&self.full_option_start);
+        self.option_items.clone_from(&self.full_option_items);
+        self.item_start.clone_from(&self.all_start);
+        self.item_options.clone_from(&self.all_options);
+        self.original.clear();
+        self.root_chosen.clear();
+        self.clear_options(options);
+        let items = self.all_start.len() - 1;
+        self.live.resize(items, 0);
+        for (item, live) in self.live.iter_mut().enumerate() {
+            *live = self.item_start[item + 1] - self.item_start[item];
+        }
+        self.chosen.clear();
+        self.chosen.resize(items, NONE);
+        self.stats = CoverStats::default();
+    }
+
+    /// `options` options, every one unassigned, in a fresh order, with nothing learned.
+    pub(super) fn clear_options(&mut self, options: usize) {
+        for values in [&mut self.value, &mut self.target] {
+            values.clear();
+            values.resize(options, UNSET);
+        }
+        self.level.resize(options, 0);
+        self.reason.clear();
+        self.reason.resize(options, Reason::Decision);
+        self.phase.clear();
+        self.phase.resize(options, true);
+        self.seen.clear();
+        self.seen.resize(options, false);
         self.target_size = 0;
         self.trail.clear();
         self.limits.clear();
         self.head = 0;
-        self.item_start.clone_from(&self.all_start);
-        self.item_options.clone_from(&self.all_options);
-        for (item, live) in self.live.iter_mut().enumerate() {
-            *live = self.item_start[item + 1] - self.item_start[item];
-        }
-        self.chosen.fill(NONE);
         self.clauses = Clauses::new(options);
         self.order = Order::new(options);
         if self.seed != 0 {
             self.order.break_ties(self.seed);
         }
-        self.stats = CoverStats::default();
     }
 
     /// Searches on from the current state until a cover, a proof that none is left, or
@@ -547,29 +569,6 @@ impl CoverSolver {
         true
     }
 
-    /// Takes the options out at the root off their items' lists: a chosen option's
-    /// exclusions and the explanations of its items then read only the options still in
-    /// play. The counters are unchanged: they count the options not out, which are the
-    /// ones kept.
-    fn drop_root_exclusions(&mut self) {
-        let mut kept = 0;
-        let mut start = 0;
-        for item in 0..self.live.len() {
-            let end = self.item_start[item + 1] as usize;
-            for j in start..end {
-                let o = self.item_options[j];
-                if self.value[o as usize] != FALSE {
-                    self.item_options[kept] = o;
-                    kept += 1;
-                }
-            }
-            start = end;
-            // Fits: at most the entries there were.
-            self.item_start[item + 1] = kept as u32;
-        }
-        self.item_options.truncate(kept);
-    }
-
     /// Why the search must stop now, if it must: the cancellation flag, or the deadline.
     fn should_stop(&self, deadline: Option<Instant>) -> Option<StopReason> {
         let set = |flag: &Option<Arc<AtomicBool>>| {
@@ -599,11 +598,16 @@ impl CoverSolver {
         None
     }
 
-    /// The chosen options, ascending.
+    /// The chosen options, ascending, numbered as stated.
     fn cover(&self) -> Vec<usize> {
-        (0..self.value.len())
-            .filter(|&o| self.value[o] == TRUE)
-            .collect()
+        let mut chosen = self.root_chosen.clone();
+        chosen.extend(
+            (0..self.value.len())
+                .filter(|&o| self.value[o] == TRUE)
+                .map(|o| self.original[o] as usize),
+        );
+        chosen.sort_unstable();
+        chosen
     }
 
     /// The current decision level.
@@ -891,6 +895,32 @@ impl CoverSolver {
             }
         }
     }
+}
+
+/// Each item's options, ascending, as compressed rows (`starts`, then the options), from
+/// each option's items.
+pub(super) fn item_lists(
+    items: usize,
+    option_start: &[u32],
+    option_items: &[u32],
+) -> (Vec<u32>, Vec<u32>) {
+    // Entries fit u32: see ExactCover::add_option.
+    let mut start = vec![0u32; items + 1];
+    for &i in option_items {
+        start[i as usize + 1] += 1;
+    }
+    for i in 0..items {
+        start[i + 1] += start[i];
+    }
+    let mut next = start.clone();
+    let mut options = vec![0u32; option_items.len()];
+    for o in 0..option_start.len() - 1 {
+        for &item in &option_items[option_start[o] as usize..option_start[o + 1] as usize] {
+            options[next[item as usize] as usize] = o as u32;
+            next[item as usize] += 1;
+        }
+    }
+    (start, options)
 }
 
 /// A search of [`CoverSolver::solve`] run a slice at a time ([`CoverSolver::run_slice`]):

@@ -12,7 +12,9 @@
 //! N threads (`cover::solve_raced`); times are then wall time, else the thread's CPU time.
 //! `--search-seed K` solves each board by one learning search seeded `K`
 //! (`CoverSolver::set_seed`; 0 is the search `bitcsp` makes), on the calling thread: how
-//! differently seeded searches fare on the same boards, for weighing a race of seeds.
+//! differently seeded searches fare on the same boards, for weighing a race of seeds;
+//! with `--nodes N` too, each such search stops after N choices, so that two builds
+//! making the same search can be timed over the same work.
 //! `--unique` counts each board's solutions to two instead (as `sudoku solve --unique`
 //! does), by `sudoku::large::count`: a board counts as answered when the count ends. Grids come from `sudoku::workshop::Generator::grid`
 //! (seeded), so the instances are the same on every run; `--print` writes the puzzles
@@ -50,7 +52,8 @@ fn next(state: &mut u64) -> u64 {
 }
 
 /// The options that take a value, and the flags.
-const VALUED: [&str; 7] = [
+const VALUED: [&str; 8] = [
+    "--nodes",
     "--size",
     "--search-seed",
     "--seeds",
@@ -70,7 +73,7 @@ const FLAGS: [&str; 7] = [
 ];
 
 const USAGE: &str = "usage: large [--size 6x6] [--seeds 1..=100] [--keep 0.5] [--limit 10] \
-[--engine | --learning | --large | --search-seed K] [--threads N] [--unique] [--stats] \
+[--engine | --learning | --large | --search-seed K [--nodes N]] [--threads N] [--unique] [--stats] \
 [--print | --cnf DIR]";
 
 /// Stops with the usage on `--help`, and with it and an error on anything else unknown
@@ -123,6 +126,7 @@ fn main() {
     let threads: usize = arg("--threads").and_then(|t| t.parse().ok()).unwrap_or(1);
     let unique = std::env::args().any(|a| a == "--unique");
     let search_seed: Option<u64> = arg("--search-seed").map(|k| k.parse().expect("a seed"));
+    let nodes: Option<u64> = arg("--nodes").map(|n| n.parse().expect("a number of choices"));
     let n = shape.side();
     let mut times = Vec::new();
     let mut unsolved = Vec::new();
@@ -148,6 +152,7 @@ fn main() {
         let (cpu, wall) = (ThreadTime::now(), Instant::now());
         let run = Run {
             limit,
+            nodes,
             threads,
             seed,
             stats,
@@ -194,6 +199,8 @@ fn main() {
 /// its statistics printed if `stats`, reported under `seed`.
 struct Run {
     limit: Duration,
+    /// Choices after which a search of `--search-seed` stops.
+    nodes: Option<u64>,
     threads: usize,
     seed: u64,
     stats: bool,
@@ -224,6 +231,9 @@ fn solve_seeded(puzzle: &Board, k: u64, run: &Run) -> Option<Board> {
     let (problem, forced) = learning::exact_cover(puzzle);
     let mut solver = CoverSolver::new(&problem);
     solver.set_seed(k).set_time_limit(Some(run.limit));
+    if let Some(n) = arg("--nodes") {
+        solver.set_node_limit(Some(n.parse().unwrap()));
+    }
     let outcome = match solver.solve(&forced).expect("a valid board") {
         CoverOutcome::Solution(chosen) => Learned::Solved(learning::decode(puzzle, &chosen)),
         CoverOutcome::Unsatisfiable => Learned::NoSolution,
