@@ -5,9 +5,10 @@
 //! in play after the root. Every array a search indexes by option (values, levels,
 //! reasons, phases, scores, watch lists) then holds only those, side by side in memory,
 //! rather than spread among the options settled for good. The numbers keep their order,
-//! so ties between options fall as they would over the problem as stated, and a search
-//! of seed 0 makes the same choices either way.
+//! and a seeded search draws each option's tie-break by its number as stated, so ties fall
+//! as they would over the problem as stated: the search is the same either way.
 
+use super::order::Order;
 use super::solver::{item_lists, CoverSolver, NONE, TRUE, UNSET};
 
 impl CoverSolver {
@@ -61,5 +62,9 @@ impl CoverSolver {
         self.chosen.clear();
         self.chosen.resize(open as usize, NONE);
         self.clear_options(self.original.len());
+        self.order = Order::new(self.original.len());
+        if self.seed != 0 {
+            self.order.break_ties(self.seed, &self.original);
+        }
     }
 }

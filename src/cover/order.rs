@@ -78,13 +78,24 @@ impl Order {
 
     /// Starting scores far below any reward, drawn from `seed` (not 0): the first
     /// choices, made before any option has a score, and later ties between options never
-    /// set, go in a random order instead of by option number.
-    pub(super) fn break_ties(&mut self, seed: u64) {
+    /// set, go in a random order instead of by option number. Option `o`'s score is the
+    /// draw of number `numbers[o]` (ascending): the options' numbers in the problem as
+    /// stated, so that a search over the options left after the root orders them as a
+    /// search over all of them would.
+    pub(super) fn break_ties(&mut self, seed: u64, numbers: &[u32]) {
+        debug_assert_eq!(numbers.len(), self.score.len());
+        debug_assert!(numbers.windows(2).all(|w| w[0] < w[1]));
         let mut random = crate::xorshift::XorShift(seed);
         // 53 random bits scaled into [0, TIE_BREAKS): exact in an f64.
         let scale = TIE_BREAKS / (1u64 << 53) as f64;
-        for a in &mut self.score {
+        let mut drawn = 0;
+        for (a, &number) in self.score.iter_mut().zip(numbers) {
+            while drawn < number {
+                random.next_u64();
+                drawn += 1;
+            }
             *a = (random.next_u64() >> 11) as f64 * scale;
+            drawn += 1;
         }
         self.heap.clear();
         self.place.fill(ABSENT);
@@ -264,7 +275,7 @@ mod tests {
     fn seeded_ties_are_reproducible_and_yield_to_any_reward() {
         let popped = |seed: u64, rewarded: Option<usize>| {
             let mut order = Order::new(50);
-            order.break_ties(seed);
+            order.break_ties(seed, &(0..50).collect::<Vec<u32>>());
             for _ in 0..1000 {
                 order.after_conflict();
             }
@@ -285,11 +296,28 @@ mod tests {
     }
 
     #[test]
+    fn a_subset_of_options_keeps_the_order_their_tie_breaks_give_among_all() {
+        let all: Vec<u32> = (0..60).collect();
+        let mut full = Order::new(60);
+        full.break_ties(5, &all);
+        let kept: Vec<u32> = all.iter().copied().filter(|o| o % 3 != 1).collect();
+        let mut part = Order::new(kept.len());
+        part.break_ties(5, &kept);
+        let among_all: Vec<u32> = std::iter::from_fn(|| full.pop())
+            .map(|o| o as u32)
+            .filter(|o| kept.contains(o))
+            .collect();
+        let among_kept: Vec<u32> = std::iter::from_fn(|| part.pop()).map(|o| kept[o]).collect();
+        assert_eq!(among_kept, among_all);
+        assert_ne!(among_kept, kept);
+    }
+
+    #[test]
     fn pops_follow_the_scores_through_any_mix_of_rewards_pops_and_inserts() {
         let mut random = crate::xorshift::XorShift(7);
         let options = 300;
         let mut order = Order::new(options);
-        order.break_ties(3);
+        order.break_ties(3, &(0..options as u32).collect::<Vec<u32>>());
         let mut out = Vec::new();
         for round in 0..2000 {
             let o = random.next_u64() as usize % options;

@@ -144,7 +144,7 @@ pub struct CoverSolver {
     /// Set when another search of a race has answered ([`race`](super::race)).
     pub(super) race_over: Option<Arc<AtomicBool>>,
     /// Draws the starting scores' tie-breaks (0: ties go to the lower option).
-    seed: u64,
+    pub(super) seed: u64,
     stats: CoverStats,
 }
 
@@ -433,6 +433,8 @@ impl CoverSolver {
         self.original.clear();
         self.root_chosen.clear();
         self.clear_options(options);
+        // No choice comes before `compact`, which orders the options left.
+        self.order = Order::new(0);
         let items = self.all_start.len() - 1;
         self.live.resize(items, 0);
         for (item, live) in self.live.iter_mut().enumerate() {
@@ -443,7 +445,7 @@ impl CoverSolver {
         self.stats = CoverStats::default();
     }
 
-    /// `options` options, every one unassigned, in a fresh order, with nothing learned.
+    /// `options` options, every one unassigned, with nothing learned.
     pub(super) fn clear_options(&mut self, options: usize) {
         for values in [&mut self.value, &mut self.target] {
             values.clear();
@@ -461,10 +463,6 @@ impl CoverSolver {
         self.limits.clear();
         self.head = 0;
         self.clauses = Clauses::new(options);
-        self.order = Order::new(options);
-        if self.seed != 0 {
-            self.order.break_ties(self.seed);
-        }
     }
 
     /// Searches on from the current state until a cover, a proof that none is left, or

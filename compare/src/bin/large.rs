@@ -231,9 +231,7 @@ fn solve_seeded(puzzle: &Board, k: u64, run: &Run) -> Option<Board> {
     let (problem, forced) = learning::exact_cover(puzzle);
     let mut solver = CoverSolver::new(&problem);
     solver.set_seed(k).set_time_limit(Some(run.limit));
-    if let Some(n) = arg("--nodes") {
-        solver.set_node_limit(Some(n.parse().unwrap()));
-    }
+    solver.set_node_limit(run.nodes);
     let outcome = match solver.solve(&forced).expect("a valid board") {
         CoverOutcome::Solution(chosen) => Learned::Solved(learning::decode(puzzle, &chosen)),
         CoverOutcome::Unsatisfiable => Learned::NoSolution,
