@@ -1,7 +1,7 @@
 //! After the root's propagation: the search goes on over the options still in play and
 //! the items still open, renumbered from 0 in their order.
 //!
-//! On a large Sudoku board with half its cells given, about one option in six is still
+//! On a large Sudoku board with half its cells given, about one option in ten is still
 //! in play after the root. Every array a search indexes by option (values, levels,
 //! reasons, phases, scores, watch lists) then holds only those, side by side in memory,
 //! rather than spread among the options settled for good. The numbers keep their order,
