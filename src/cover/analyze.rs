@@ -83,6 +83,7 @@ impl CoverSolver {
             self.seen[o as usize] = false;
         }
         self.cleared.clear();
+        self.clear_failed();
         self.learnt.truncate(kept);
     }
 
@@ -100,37 +101,72 @@ impl CoverSolver {
     }
 
     /// Whether option `o`'s literal follows from literals already in the clause (marked
-    /// `seen`), through reasons only. Options found redundant stay marked (in `cleared`),
-    /// so that later checks stop at them.
+    /// `seen`), through reasons only: a depth-first walk of its antecedents that stops at
+    /// marked options. Options found redundant stay marked (in `cleared`), so that later
+    /// checks stop at them; the options on the walk's path when it meets one that is not
+    /// are marked `failed` (in `poisoned`), so that later checks stop at them too. Both
+    /// hold while the marks only grow, which the callers see to: they clear `failed` when
+    /// they clear marks.
     fn redundant(&mut self, o: usize, abstract_levels: u32) -> bool {
-        self.stack.clear();
-        self.stack.push(o as u32);
-        let top = self.cleared.len();
-        while let Some(x) = self.stack.pop() {
-            self.explain(x as usize);
-            let antecedents = std::mem::take(&mut self.antecedents);
-            for &a in &antecedents {
-                let a_us = a as usize;
-                if self.seen[a_us] || self.level[a_us] == 0 {
-                    continue;
+        self.frames.clear();
+        self.frames.push((o as u32, 0));
+        while let Some(&(x, k)) = self.frames.last() {
+            let Some(a) = self.antecedent(x as usize, k as usize) else {
+                self.frames.pop();
+                if self.frames.is_empty() {
+                    break;
                 }
-                let implied = self.reason[a_us] != Reason::Decision
-                    && abstract_level(self.level[a_us]) & abstract_levels != 0;
-                if !implied {
-                    for &c in &self.cleared[top..] {
-                        self.seen[c as usize] = false;
-                    }
-                    self.cleared.truncate(top);
-                    self.antecedents = antecedents;
-                    return false;
-                }
-                self.seen[a_us] = true;
-                self.stack.push(a);
-                self.cleared.push(a);
+                self.seen[x as usize] = true;
+                self.cleared.push(x);
+                continue;
+            };
+            if let Some(top) = self.frames.last_mut() {
+                top.1 += 1;
             }
-            self.antecedents = antecedents;
+            let a_us = a as usize;
+            if a == x || self.seen[a_us] || self.level[a_us] == 0 {
+                continue;
+            }
+            let removable = !self.failed[a_us]
+                && self.reason[a_us] != Reason::Decision
+                && abstract_level(self.level[a_us]) & abstract_levels != 0;
+            if !removable {
+                for &(y, _) in &self.frames {
+                    self.failed[y as usize] = true;
+                    self.poisoned.push(y);
+                }
+                return false;
+            }
+            self.frames.push((a, 0));
         }
         true
+    }
+
+    /// Forgets the options marked `failed`.
+    fn clear_failed(&mut self) {
+        for &o in &self.poisoned {
+            self.failed[o as usize] = false;
+        }
+        self.poisoned.clear();
+    }
+
+    /// The `k`-th antecedent of option `o` in the order [`explain`](Self::explain) lists
+    /// them, except that a `Last` reason lists `o` itself among its item's options (the
+    /// caller skips it); `None` past the last.
+    fn antecedent(&self, o: usize, k: usize) -> Option<u32> {
+        match self.reason[o] {
+            Reason::Decision => None,
+            Reason::Excluded { by } => (k == 0).then_some(by),
+            Reason::Last { item } => {
+                let at = self.item_start[item as usize] as usize + k;
+                (at < self.item_start[item as usize + 1] as usize).then(|| self.item_options[at])
+            }
+            Reason::Clause(c) => self
+                .clauses
+                .literals(c)
+                .get(k + 1)
+                .map(|&l| option_of(l) as u32),
+        }
     }
 
     /// Replaces the literals of each earlier level in `learnt[1..]` by one literal of
@@ -230,6 +266,7 @@ impl CoverSolver {
             self.seen[c as usize] = false;
         }
         self.cleared.truncate(top);
+        self.clear_failed();
         uip
     }
 

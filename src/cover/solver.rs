@@ -125,7 +125,12 @@ pub struct CoverSolver {
     pub(super) learnt: Vec<u32>,
     /// [`shrink`](Self::shrink)'s scratch: the clause being rebuilt.
     pub(super) shrunk: Vec<u32>,
-    pub(super) stack: Vec<u32>,
+    /// [`redundant`](Self::redundant)'s scratch: the walk's path (an option and how many
+    /// of its antecedents it has passed), the options known not to be implied, and a list
+    /// of those.
+    pub(super) frames: Vec<(u32, u32)>,
+    pub(super) failed: Vec<bool>,
+    pub(super) poisoned: Vec<u32>,
     pub(super) cleared: Vec<u32>,
     pub(super) antecedents: Vec<u32>,
     pub(super) level_stamp: Vec<u64>,
@@ -185,7 +190,9 @@ impl CoverSolver {
             seen: vec![false; options],
             learnt: Vec::new(),
             shrunk: Vec::new(),
-            stack: Vec::new(),
+            frames: Vec::new(),
+            failed: vec![false; options],
+            poisoned: Vec::new(),
             cleared: Vec::new(),
             antecedents: Vec::new(),
             level_stamp: Vec::new(),
@@ -456,8 +463,10 @@ impl CoverSolver {
         self.reason.resize(options, Reason::Decision);
         self.phase.clear();
         self.phase.resize(options, true);
-        self.seen.clear();
-        self.seen.resize(options, false);
+        for marks in [&mut self.seen, &mut self.failed] {
+            marks.clear();
+            marks.resize(options, false);
+        }
         self.target_size = 0;
         self.trail.clear();
         self.limits.clear();
