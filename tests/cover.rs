@@ -114,6 +114,51 @@ fn random_problems_count_as_brute_force_does() {
     assert!(several > 200, "only {several} problems with several covers");
 }
 
+/// One solver, several searches with different forced options: each search starts from
+/// the problem as stated, whatever the one before it settled at its root.
+#[test]
+fn one_solver_answers_each_of_several_searches_as_brute_force_does() {
+    let mut rng = Rng(Random(0x3C6E_F372_FE94_F82B));
+    let mut settled = 0;
+    for case in 0..1000 {
+        let problem = random_problem(&mut rng);
+        let covers = brute_force_covers(&problem);
+        let mut solver = CoverSolver::new(&problem);
+        for round in 0..4 {
+            let forced = rng.forced(&problem, 1);
+            let mut expected: Vec<Vec<usize>> = covers
+                .iter()
+                .filter(|c| forced.iter().all(|f| c.contains(f)))
+                .cloned()
+                .collect();
+            expected.sort();
+            settled += usize::from(!expected.is_empty() && !forced.is_empty());
+            let mut found = Vec::new();
+            let count = solver
+                .count(&forced, None, |c| found.push(c.to_vec()))
+                .expect("known options");
+            found.sort();
+            assert_eq!(found, expected, "case {case}, round {round}");
+            assert_eq!(
+                count.count,
+                expected.len() as u64,
+                "case {case}, round {round}"
+            );
+            match solver.solve(&forced).expect("known options") {
+                CoverOutcome::Solution(chosen) => {
+                    assert!(expected.contains(&chosen), "case {case}, round {round}")
+                }
+                CoverOutcome::Unsatisfiable => assert!(expected.is_empty(), "case {case}"),
+                other => panic!("case {case}: {other:?}"),
+            }
+        }
+    }
+    assert!(
+        settled > 300,
+        "only {settled} searches with a forced option and a cover"
+    );
+}
+
 #[test]
 fn latin_squares_and_sudoku_grids_of_order_four_count_as_published() {
     use bitcsp::sudoku::{learning, Board, BoxShape};
