@@ -83,14 +83,14 @@ pub struct CoverSolver {
     /// Items `0..primary` are covered exactly once. Each option's items:
     /// `option_items[option_start[o]..option_start[o + 1]]`. From the root's propagation
     /// on, a search works on the options still in play and the items still open there,
-    /// renumbered ([`compact`](Self::compact)); the `full_` fields, `all_start` and
-    /// `all_options` keep the problem as stated, for the next search.
+    /// renumbered ([`compact`](Self::compact)); the `full_` fields keep the problem as
+    /// stated, for the next search.
     pub(super) primary: u32,
     pub(super) option_start: Vec<u32>,
     pub(super) option_items: Vec<u32>,
-    pub(super) full_primary: u32,
-    pub(super) full_option_start: Vec<u32>,
-    pub(super) full_option_items: Vec<u32>,
+    full_primary: u32,
+    full_option_start: Vec<u32>,
+    full_option_items: Vec<u32>,
     /// After [`compact`](Self::compact): each option's number in the problem as stated,
     /// and the options (so numbered) the root chose.
     pub(super) original: Vec<u32>,
@@ -98,8 +98,8 @@ pub struct CoverSolver {
     /// Each item's options: `item_options[item_start[i]..item_start[i + 1]]`.
     pub(super) item_start: Vec<u32>,
     pub(super) item_options: Vec<u32>,
-    pub(super) all_start: Vec<u32>,
-    pub(super) all_options: Vec<u32>,
+    full_item_start: Vec<u32>,
+    full_item_options: Vec<u32>,
     /// Per option: `TRUE`, `FALSE` or `UNSET`.
     pub(super) value: Vec<i8>,
     pub(super) level: Vec<u32>,
@@ -171,8 +171,8 @@ impl CoverSolver {
             root_chosen: Vec::new(),
             item_start: item_start.clone(),
             item_options: item_options.clone(),
-            all_start: item_start,
-            all_options: item_options,
+            full_item_start: item_start,
+            full_item_options: item_options,
             value: vec![UNSET; options],
             level: vec![0; options],
             reason: vec![Reason::Decision; options],
@@ -435,14 +435,14 @@ impl CoverSolver {
         self.primary = self.full_primary;
         self.option_start.clone_from(&self.full_option_start);
         self.option_items.clone_from(&self.full_option_items);
-        self.item_start.clone_from(&self.all_start);
-        self.item_options.clone_from(&self.all_options);
+        self.item_start.clone_from(&self.full_item_start);
+        self.item_options.clone_from(&self.full_item_options);
         self.original.clear();
         self.root_chosen.clear();
         self.clear_options(options);
         // No choice comes before `compact`, which orders the options left.
         self.order = Order::new(0);
-        let items = self.all_start.len() - 1;
+        let items = self.full_item_start.len() - 1;
         self.live.resize(items, 0);
         for (item, live) in self.live.iter_mut().enumerate() {
             *live = self.item_start[item + 1] - self.item_start[item];
