@@ -110,7 +110,9 @@ impl CoverSolver {
     fn redundant(&mut self, o: usize, abstract_levels: u32) -> bool {
         self.frames.clear();
         self.frames.push((o as u32, 0));
-        while let Some(&(x, k)) = self.frames.last() {
+        while let Some(frame) = self.frames.last_mut() {
+            let (x, k) = *frame;
+            frame.1 += 1;
             let Some(a) = self.antecedent(x as usize, k as usize) else {
                 self.frames.pop();
                 if self.frames.is_empty() {
@@ -120,9 +122,6 @@ impl CoverSolver {
                 self.cleared.push(x);
                 continue;
             };
-            if let Some(top) = self.frames.last_mut() {
-                top.1 += 1;
-            }
             let a_us = a as usize;
             if a == x || self.seen[a_us] || self.level[a_us] == 0 {
                 continue;
@@ -152,7 +151,8 @@ impl CoverSolver {
 
     /// The `k`-th antecedent of option `o` in the order [`explain`](Self::explain) lists
     /// them, except that a `Last` reason lists `o` itself among its item's options (the
-    /// caller skips it); `None` past the last.
+    /// caller skips it); `None` past the last. A walk that stops early reads only the
+    /// antecedents it needs.
     fn antecedent(&self, o: usize, k: usize) -> Option<u32> {
         match self.reason[o] {
             Reason::Decision => None,
@@ -161,11 +161,11 @@ impl CoverSolver {
                 let at = self.item_start[item as usize] as usize + k;
                 (at < self.item_start[item as usize + 1] as usize).then(|| self.item_options[at])
             }
-            Reason::Clause(c) => self
-                .clauses
-                .literals(c)
-                .get(k + 1)
-                .map(|&l| option_of(l) as u32),
+            Reason::Clause(c) => {
+                let lits = self.clauses.literals(c);
+                debug_assert_eq!(option_of(lits[0]), o);
+                lits.get(k + 1).map(|&l| option_of(l) as u32)
+            }
         }
     }
 
@@ -306,6 +306,9 @@ impl CoverSolver {
 
     /// Fills `antecedents` with the options whose values, by `o`'s reason, gave `o` its
     /// value.
+    /// It lists them as [`antecedent`](Self::antecedent) does, in one pass per reason
+    /// rather than one look-up per antecedent: conflict analysis calls it for every
+    /// option it resolves on.
     fn explain(&mut self, o: usize) {
         self.antecedents.clear();
         match self.reason[o] {
