@@ -306,6 +306,7 @@ impl CoverSolver {
 
     /// Fills `antecedents` with the options whose values, by `o`'s reason, gave `o` its
     /// value.
+    ///
     /// It lists them as [`antecedent`](Self::antecedent) does, in one pass per reason
     /// rather than one look-up per antecedent: conflict analysis calls it for every
     /// option it resolves on.

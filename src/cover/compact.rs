@@ -4,9 +4,10 @@
 //! On a large Sudoku board with half its cells given, most options are settled at the
 //! root (docs/PERFORMANCE.md counts them). Every array a search indexes by option
 //! (values, levels, reasons, phases, scores, watch lists) then holds only the others,
-//! side by side in memory, rather than spread among the options settled for good. The numbers keep their order,
-//! and a seeded search draws each option's tie-break by its number as stated, so ties fall
-//! as they would over the problem as stated: the search is the same either way.
+//! side by side in memory, rather than spread among the options settled for good. The
+//! numbers keep their order, and a seeded search draws each option's tie-break by its
+//! number as stated, so ties fall as they would over the problem as stated: the search
+//! is the same either way.
 
 use super::order::Order;
 use super::solver::{item_lists, CoverSolver, NONE, TRUE, UNSET};
