@@ -234,7 +234,8 @@ impl PairTables {
     ) -> Self {
         let (pairs, pair_cells) = intersecting_pairs(aligned, masks, words);
         let pair_words = pairs.len().div_ceil(64);
-        let cell_pairs = cells_outside_pairs(&pairs, &pair_cells, n, pair_words);
+        let loose = pairs_with_loose_groups(&pairs, &pair_cells, (masks, words), tight);
+        let cell_pairs = cells_touching_pairs(&pairs, &pair_cells, &loose, n, pair_words);
         let cell_marks = match tight_marks {
             _ if tight.len() > 64 || pair_words > 1 => Vec::new(),
             TightMarks::Rows(group_start, group_cells) => {
@@ -708,21 +709,80 @@ fn write_set_bits(
     at
 }
 
-/// For each of `n` cells, `pair_words` words: the pairs in which it lies outside the
-/// intersection (see [`Family::cell_pairs`]).
-fn cells_outside_pairs(
+/// For each of `n` cells, `pair_words` words: the pairs whose rule a change of the cell
+/// can set off (see [`Family::cell_pairs`]): those in which it lies outside the
+/// intersection, and every pair with a group looser than a permutation (`loose[p]`) that
+/// holds it, since a change anywhere in such a group can leave it with as many values
+/// as cells.
+fn cells_touching_pairs(
     pairs: &[PairParts],
     pair_cells: &[u32],
+    loose: &[bool],
     n: usize,
     pair_words: usize,
 ) -> Vec<u64> {
     let mut cell_pairs = vec![0u64; n * pair_words];
-    for (p, &PairParts { only_a, end, .. }) in pairs.iter().enumerate() {
-        for &c in &pair_cells[only_a as usize..end as usize] {
+    for (
+        p,
+        &PairParts {
+            begin, only_a, end, ..
+        },
+    ) in pairs.iter().enumerate()
+    {
+        let from = if loose.get(p) == Some(&true) {
+            begin
+        } else {
+            only_a
+        };
+        for &c in &pair_cells[from as usize..end as usize] {
             cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
         }
     }
     cell_pairs
+}
+
+/// For each pair, whether one of its two groups is not tight (all false when every group
+/// is): the groups are told by their cells, as bitsets (`masks`, rows of `words` words).
+fn pairs_with_loose_groups(
+    pairs: &[PairParts],
+    pair_cells: &[u32],
+    (masks, words): (&[u64], usize),
+    tight: &[bool],
+) -> Vec<bool> {
+    let loose: Vec<&[u64]> = masks
+        .chunks_exact(words.max(1))
+        .zip(tight)
+        .filter(|(_, &t)| !t)
+        .map(|(row, _)| row)
+        .collect();
+    if loose.is_empty() {
+        return Vec::new();
+    }
+    let bitset = |parts: &[&[u32]]| {
+        let mut bits = vec![0u64; words];
+        for &c in parts.iter().flat_map(|cells| cells.iter()) {
+            bits[c as usize / 64] |= 1 << (c % 64);
+        }
+        bits
+    };
+    pairs
+        .iter()
+        .map(
+            |&PairParts {
+                 begin,
+                 only_a,
+                 only_b,
+                 end,
+             }| {
+                let cells = |from: u32, to: u32| &pair_cells[from as usize..to as usize];
+                let a = bitset(&[cells(begin, only_b)]);
+                let b = bitset(&[cells(begin, only_a), cells(only_b, end)]);
+                loose
+                    .iter()
+                    .any(|&row| row == a.as_slice() || row == b.as_slice())
+            },
+        )
+        .collect()
 }
 
 /// Each of `n` cells' tight groups (group `g`'s cells are `group_cells[group_start[g]..

@@ -110,8 +110,10 @@ pub(crate) struct Family {
     /// The marks of all cells together, when there are `cell_marks`.
     all_marks: Option<[u64; 2]>,
     /// For each cell, `pair_words` words: the pairs (below) in which it lies outside the
-    /// intersection. Only a change there can confine a value of one group to the
-    /// intersection, so only those pairs need another look.
+    /// intersection. Only a change there can confine a value of a tight group to the
+    /// intersection, so only those pairs need another look; a pair with a group looser
+    /// than a permutation is also looked at again after a change inside the
+    /// intersection, which can leave that group with as many values as cells.
     cell_pairs: Vec<u64>,
     pair_words: usize,
     /// Which groups are tight.
