@@ -765,23 +765,16 @@ fn pairs_with_loose_groups(
         }
         bits
     };
+    let cells = |from: u32, to: u32| &pair_cells[from as usize..to as usize];
     pairs
         .iter()
-        .map(
-            |&PairParts {
-                 begin,
-                 only_a,
-                 only_b,
-                 end,
-             }| {
-                let cells = |from: u32, to: u32| &pair_cells[from as usize..to as usize];
-                let a = bitset(&[cells(begin, only_b)]);
-                let b = bitset(&[cells(begin, only_a), cells(only_b, end)]);
-                loose
-                    .iter()
-                    .any(|&row| row == a.as_slice() || row == b.as_slice())
-            },
-        )
+        .map(|p| {
+            let a = bitset(&[cells(p.begin, p.only_b)]);
+            let b = bitset(&[cells(p.begin, p.only_a), cells(p.only_b, p.end)]);
+            loose
+                .iter()
+                .any(|&row| row == a.as_slice() || row == b.as_slice())
+        })
         .collect()
 }
 

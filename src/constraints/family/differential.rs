@@ -110,6 +110,16 @@ fn root_fixed_point(model: &Model, families: Families) -> Option<Vec<Vec<i32>>> 
 
 /// [`root_fixed_point`], with the compiled constraints after the propagation.
 fn root_propagated(model: &Model, families: Families) -> (Option<Vec<Vec<i32>>>, Vec<Constraint>) {
+    let (engine, constraints, _) = propagated_root(model, families);
+    (engine.map(|e| domains_of(&e.store)), constraints)
+}
+
+/// The engine of `model` after propagating its root (`None` on a conflict), its compiled
+/// constraints, and scratch space for more propagation.
+fn propagated_root(
+    model: &Model,
+    families: Families,
+) -> (Option<Engine>, Vec<Constraint>, Vec<u64>) {
     let laid_out = Store::new(model.domains());
     let constraints: Vec<Constraint> = compile_with(model.posted(), &laid_out, families);
     let aux = constraints.iter().map(Constraint::aux_words).sum();
@@ -120,9 +130,9 @@ fn root_propagated(model: &Model, families: Families) -> (Option<Vec<Vec<i32>>>,
     let mut scratch = vec![0; scratch_words.unwrap_or(0)];
     engine.reset();
     if engine.store.any_empty() || engine.propagate(&constraints, &mut scratch).is_err() {
-        return (None, constraints);
+        return (None, constraints, scratch);
     }
-    (Some(domains_of(&engine.store)), constraints)
+    (Some(engine), constraints, scratch)
 }
 
 /// The domains held by `store`.
@@ -203,18 +213,11 @@ fn check_later_runs_in(
             .map(|v| model.domain(v).expect("variable").iter().collect())
             .collect();
         forget_kept_families();
-        let laid_out = Store::new(model.domains());
-        let constraints = compile_with(model.posted(), &laid_out, Families::Formed);
-        let aux = constraints.iter().map(Constraint::aux_words).sum();
-        let store = Store::with_layout(model.domains(), laid_out.shared_layout(), aux);
-        let watchers = Arc::new(Watchers::new(store.num_vars(), &constraints, None));
-        let mut engine = Engine::new(store, &constraints, watchers);
-        let scratch_words = constraints.iter().map(Constraint::scratch_words).max();
-        let mut scratch = vec![0; scratch_words.unwrap_or(0)];
-        engine.reset();
-        if engine.store.any_empty() || engine.propagate(&constraints, &mut scratch).is_err() {
+        let (Some(mut engine), constraints, mut scratch) =
+            propagated_root(&model, Families::Formed)
+        else {
             continue;
-        }
+        };
         for step in 0..8 {
             let before = domains_of(&engine.store);
             let open: Vec<usize> = (0..before.len()).filter(|&v| before[v].len() > 1).collect();
