@@ -232,9 +232,12 @@ impl PairTables {
         tight_marks: TightMarks<'_>,
         tight: &[bool],
     ) -> Self {
-        let (pairs, pair_cells) = intersecting_pairs(aligned, masks, words);
+        let (pairs, pair_cells, pair_groups) = intersecting_pairs(aligned, masks, words);
         let pair_words = pairs.len().div_ceil(64);
-        let loose = pairs_with_loose_groups(&pairs, &pair_cells, (masks, words), tight);
+        let loose: Vec<bool> = pair_groups
+            .iter()
+            .map(|&[a, b]| !tight[a as usize] || !tight[b as usize])
+            .collect();
         let cell_pairs = cells_touching_pairs(&pairs, &pair_cells, &loose, n, pair_words);
         let cell_marks = match tight_marks {
             _ if tight.len() > 64 || pair_words > 1 => Vec::new(),
@@ -594,7 +597,8 @@ impl PeerRows {
 pub(super) fn pairs_of(groups: &[FamilyGroup], n: usize) -> (Vec<PairParts>, Vec<u32>) {
     let rows = GroupRows::new(groups, n, &|v| v as u32);
     let masks = GroupMasks::new(&rows, n);
-    intersecting_pairs(|g| groups[g].aligned(), &masks.masks, masks.words)
+    let (pairs, cells, _) = intersecting_pairs(|g| groups[g].aligned(), &masks.masks, masks.words);
+    (pairs, cells)
 }
 
 /// Each cell's peers into `bits` (zeroed, a row of `masks.words` words per cell): the
@@ -622,12 +626,13 @@ fn peer_unions<const W: usize>(by_cell: &ByCell, masks: &GroupMasks, bits: &mut 
 
 /// Every two groups for which `aligned` holds sharing at least two cells, as bounds into
 /// the returned cells: the shared cells, the cells only in the first group, those only in
-/// the second. The groups' cells are the bitsets `masks`, rows of `words` words.
+/// the second; and each pair's two groups. The groups' cells are the bitsets `masks`,
+/// rows of `words` words.
 fn intersecting_pairs(
     aligned: impl Fn(usize) -> bool,
     masks: &[u64],
     words: usize,
-) -> (Vec<PairParts>, Vec<u32>) {
+) -> (Vec<PairParts>, Vec<u32>, Vec<[u32; 2]>) {
     // Bitsets of a length known at compile time unroll (most families have at most 128
     // cells).
     match words {
@@ -642,10 +647,10 @@ fn pairs_of_width<const W: usize>(
     aligned: impl Fn(usize) -> bool,
     masks: &[u64],
     words: usize,
-) -> (Vec<PairParts>, Vec<u32>) {
+) -> (Vec<PairParts>, Vec<u32>, Vec<[u32; 2]>) {
     let words = if W == 0 { words } else { W };
     if words == 0 {
-        return (Vec::new(), Vec::new());
+        return (Vec::new(), Vec::new(), Vec::new());
     }
     let groups = masks.len() / words;
     // Room for as many pairs as two per group, of about two groups' cells each (a 9×9
@@ -653,6 +658,7 @@ fn pairs_of_width<const W: usize>(
     // rarely grow.
     let entries = masks.iter().map(|w| w.count_ones() as usize).sum::<usize>();
     let mut pairs = Vec::with_capacity(2 * groups);
+    let mut pair_groups = Vec::with_capacity(2 * groups);
     let mut pair_cells = Vec::with_capacity((4 * entries).min(1 << 14));
     // Rows walked as chunks (of a length known at compile time when `W` is), with no
     // index to check per pair.
@@ -686,9 +692,10 @@ fn pairs_of_width<const W: usize>(
                 only_b: begin + only_b as u32,
                 end: pair_cells.len() as u32,
             });
+            pair_groups.push([a as u32, b as u32]);
         }
     }
-    (pairs, pair_cells)
+    (pairs, pair_cells, pair_groups)
 }
 
 /// Writes the positions of the set bits of the `words` words `word(k)` (word `k`
@@ -722,60 +729,13 @@ fn cells_touching_pairs(
     pair_words: usize,
 ) -> Vec<u64> {
     let mut cell_pairs = vec![0u64; n * pair_words];
-    for (
-        p,
-        &PairParts {
-            begin, only_a, end, ..
-        },
-    ) in pairs.iter().enumerate()
-    {
-        let from = if loose.get(p) == Some(&true) {
-            begin
-        } else {
-            only_a
-        };
-        for &c in &pair_cells[from as usize..end as usize] {
+    for (p, (parts, &loose)) in pairs.iter().zip(loose).enumerate() {
+        let from = if loose { parts.begin } else { parts.only_a };
+        for &c in &pair_cells[from as usize..parts.end as usize] {
             cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
         }
     }
     cell_pairs
-}
-
-/// For each pair, whether one of its two groups is not tight (all false when every group
-/// is): the groups are told by their cells, as bitsets (`masks`, rows of `words` words).
-fn pairs_with_loose_groups(
-    pairs: &[PairParts],
-    pair_cells: &[u32],
-    (masks, words): (&[u64], usize),
-    tight: &[bool],
-) -> Vec<bool> {
-    let loose: Vec<&[u64]> = masks
-        .chunks_exact(words.max(1))
-        .zip(tight)
-        .filter(|(_, &t)| !t)
-        .map(|(row, _)| row)
-        .collect();
-    if loose.is_empty() {
-        return Vec::new();
-    }
-    let bitset = |parts: &[&[u32]]| {
-        let mut bits = vec![0u64; words];
-        for &c in parts.iter().flat_map(|cells| cells.iter()) {
-            bits[c as usize / 64] |= 1 << (c % 64);
-        }
-        bits
-    };
-    let cells = |from: u32, to: u32| &pair_cells[from as usize..to as usize];
-    pairs
-        .iter()
-        .map(|p| {
-            let a = bitset(&[cells(p.begin, p.only_b)]);
-            let b = bitset(&[cells(p.begin, p.only_a), cells(p.only_b, p.end)]);
-            loose
-                .iter()
-                .any(|&row| row == a.as_slice() || row == b.as_slice())
-        })
-        .collect()
 }
 
 /// Each of `n` cells' tight groups (group `g`'s cells are `group_cells[group_start[g]..
