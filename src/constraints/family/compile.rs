@@ -234,11 +234,8 @@ impl PairTables {
     ) -> Self {
         let (pairs, pair_cells, pair_groups) = intersecting_pairs(aligned, masks, words);
         let pair_words = pairs.len().div_ceil(64);
-        let loose: Vec<bool> = pair_groups
-            .iter()
-            .map(|&[a, b]| !tight[a as usize] || !tight[b as usize])
-            .collect();
-        let cell_pairs = cells_touching_pairs(&pairs, &pair_cells, &loose, n, pair_words);
+        let cell_pairs =
+            cells_touching_pairs(&pairs, &pair_cells, &pair_groups, tight, n, pair_words);
         let cell_marks = match tight_marks {
             _ if tight.len() > 64 || pair_words > 1 => Vec::new(),
             TightMarks::Rows(group_start, group_cells) => {
@@ -718,18 +715,20 @@ fn write_set_bits(
 
 /// For each of `n` cells, `pair_words` words: the pairs whose rule a change of the cell
 /// can set off (see [`Family::cell_pairs`]): those in which it lies outside the
-/// intersection, and every pair with a group looser than a permutation (`loose[p]`) that
-/// holds it, since a change anywhere in such a group can leave it with as many values
-/// as cells.
+/// intersection, and every pair that holds it of which one group (`pair_groups[p]`) is
+/// looser than a permutation (not `tight`), since a change anywhere in such a group can
+/// leave it with as many values as cells.
 fn cells_touching_pairs(
     pairs: &[PairParts],
     pair_cells: &[u32],
-    loose: &[bool],
+    pair_groups: &[[u32; 2]],
+    tight: &[bool],
     n: usize,
     pair_words: usize,
 ) -> Vec<u64> {
     let mut cell_pairs = vec![0u64; n * pair_words];
-    for (p, (parts, &loose)) in pairs.iter().zip(loose).enumerate() {
+    for (p, (parts, &[a, b])) in pairs.iter().zip(pair_groups).enumerate() {
+        let loose = !tight[a as usize] || !tight[b as usize];
         let from = if loose { parts.begin } else { parts.only_a };
         for &c in &pair_cells[from as usize..parts.end as usize] {
             cell_pairs[c as usize * pair_words + p / 64] |= 1 << (p % 64);
