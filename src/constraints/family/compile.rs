@@ -1,6 +1,7 @@
 //! Building a family from its groups, once per compiled model: the cells' groups and
 //! peers, the intersecting pairs, the removal tables and the value-major view.
 
+use super::board::Board;
 use super::cover::SegmentCover;
 use super::segments::Segments;
 use super::view::{ValueView, MAX_VIEW_CELLS};
@@ -134,7 +135,19 @@ impl Family {
             pair_slots: 0,
             union_slots: 0,
             pairs_later: None,
+            board: None,
         };
+        family.board = Board::recognise(
+            family.num_groups(),
+            |g| {
+                &family.group_cells
+                    [family.group_start[g] as usize..family.group_start[g + 1] as usize]
+            },
+            n,
+            aligned,
+            width,
+            aux_start + family.view_words() as u32,
+        );
         family.set_pair_tables(tables);
         if viewed {
             // The work keeps room for the pairs to come, each segment being some pair's

@@ -554,3 +554,81 @@ fn sudoku_with_neighbours() -> Layout {
 fn groups_looser_than_permutations_reach_the_fixed_point_of_separate_groups() {
     check(&sudoku_with_neighbours(), 300, (45, 95), 0xF6F6);
 }
+
+/// `items` in a random order (Fisher–Yates).
+fn shuffle<T>(items: &mut [T], random: &mut XorShift) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, random.below(i + 1));
+    }
+}
+
+/// A 9×9 board with boxes of 3×3 whose cells are numbered in a random order, and whose
+/// groups, and each group's cells, come in a random order.
+fn scrambled_sudoku(random: &mut XorShift) -> Layout {
+    let mut layout = sudoku(3, 3);
+    let mut number: Vec<usize> = (0..layout.vars).collect();
+    shuffle(&mut number, random);
+    for (group, _) in &mut layout.groups {
+        group.iter_mut().for_each(|v| *v = number[*v]);
+        shuffle(group, random);
+    }
+    shuffle(&mut layout.groups, random);
+    layout
+}
+
+/// Whether the family `layout`'s groups compile to (over aligned domains `1..=values`)
+/// runs as a 9×9 board.
+fn runs_as_board(layout: &Layout) -> bool {
+    let mut random = XorShift(0xB0A2D);
+    let model = random_model(layout, 100, Consistency::Fast, true, &mut random);
+    forget_kept_families();
+    let constraints = compile_with(
+        model.posted(),
+        &Store::new(model.domains()),
+        Families::Formed,
+    );
+    constraints
+        .iter()
+        .any(|c| matches!(c, Constraint::Family(family) if family.board.is_some()))
+}
+
+#[test]
+fn a_9x9_board_runs_band_by_band_whatever_the_order_of_its_cells_and_groups() {
+    let mut random = XorShift(0x9B9B);
+    assert!(runs_as_board(&sudoku(3, 3)));
+    for _ in 0..3 {
+        let layout = scrambled_sudoku(&mut random);
+        assert!(runs_as_board(&layout));
+        let seed = random.next_u64();
+        check_fixed_points(&layout, 60, (55, 90), seed);
+        check_later_runs_in(&layout, 60, (40, 95), seed ^ 1, |_| true);
+    }
+}
+
+#[test]
+fn layouts_that_are_no_9x9_board_keep_the_generic_run() {
+    let mut random = XorShift(0xA1A1);
+    let mut with_diagonals = sudoku(3, 3);
+    with_diagonals
+        .groups
+        .push(plain((0..9).map(|i| i * 10).collect()));
+    with_diagonals
+        .groups
+        .push(plain((0..9).map(|i| i * 8 + 8).collect()));
+    let mut twice = sudoku(3, 3);
+    twice.groups.push(twice.groups[0].clone());
+    // Rows, columns and a box's row of three each as a group of their own.
+    let mut lines_only = latin(9);
+    lines_only.groups.push(plain(vec![0, 1, 2]));
+    for layout in [
+        jigsaw(9, &mut random),
+        with_diagonals,
+        twice,
+        latin(9),
+        sudoku(2, 3),
+        sudoku(4, 4),
+    ] {
+        assert!(!runs_as_board(&layout));
+    }
+    assert!(!runs_as_board(&lines_only));
+}

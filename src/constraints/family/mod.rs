@@ -26,7 +26,9 @@
 //! writes the changed cells back. [`shape`] holds the compile-time shapes a run is
 //! specialised for and the run's working state; [`bits`] the small bitset helpers.
 
+mod band_tables;
 mod bits;
+mod board;
 mod cache;
 mod compile;
 mod cover;
@@ -44,6 +46,7 @@ mod view;
 
 use std::marker::PhantomData;
 
+use self::board::{Board, BOARD_WORDS};
 use self::cover::SegmentCover;
 use self::pairs_later::PairsLater;
 use self::segments::Segments;
@@ -175,6 +178,9 @@ pub(crate) struct Family {
     /// out over all cells:
     /// `removals[(bit * cells + cell) * row + other]`.
     dense: bool,
+    /// The family as a 9×9 board, when it is one: its runs go band by band (see
+    /// [`board`]).
+    board: Option<Board>,
     /// A removal row's length in a dense family: the number of cells rounded up to a
     /// multiple of [`LANES`], so that a row is whole groups of lanes (the number of cells
     /// in other families).
@@ -316,7 +322,9 @@ impl Family {
 
     /// Words kept in the store: the value-major view, or a dense family's taken values.
     pub(crate) fn aux_words(&self) -> usize {
-        self.view_words() + usize::from(self.taken.is_some())
+        self.view_words()
+            + usize::from(self.taken.is_some())
+            + if self.board.is_some() { BOARD_WORDS } else { 0 }
     }
 
     /// The value-major view's words (0 without one).
@@ -368,6 +376,21 @@ impl Family {
     }
 
     pub(crate) fn propagate(&self, e: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict> {
+        if let Some(board) = &self.board {
+            // The working masks, then where the generic run keeps its changed cells (read
+            // by `narrowed_before_failing`).
+            let n = self.vars.len();
+            let (masks, rest) = scratch.split_at_mut(self.span());
+            let at = n + self.view_words();
+            let changed = &mut rest[at..at + n.div_ceil(64)];
+            return board.run(
+                e,
+                self.first_word,
+                (&self.vars, &self.words),
+                masks,
+                changed,
+            );
+        }
         match (self.view.is_some(), self.dense) {
             (true, _) => self.run::<Viewed>(e, scratch),
             (false, true) => self.run::<Dense>(e, scratch),
