@@ -171,17 +171,27 @@ impl Board {
     ) -> Result<(), Conflict> {
         let masks = &mut masks[..CELLS];
         changed.fill(0);
-        let mut bands = self.load(e, words, masks);
+        let mut bands = self.load(e, words);
         let loaded = bands.now;
         let settled = bands.settle();
-        let by_band = self.mark_changed(&loaded, &bands.now, changed);
-        settled?;
-        self.domains_from(&bands.now, by_band, masks);
+        let by_band = changed_by_band(&loaded, &bands.now);
+        if settled.is_err() {
+            self.mark_changed(by_band, changed);
+            return settled;
+        }
         match first_word {
             Some(first) if e.watches_alone() => {
+                if !e.store.saves_writes() {
+                    // Written in one copy of all the cells (see `Store::write_changed`).
+                    masks.copy_from_slice(e.store.words_from(first as usize, CELLS));
+                }
+                self.domains_from(&bands.now, by_band, masks, changed);
                 e.store.write_changed(first as usize, masks, changed);
             }
-            _ => e.write_back_changed(vars, words, masks, changed),
+            _ => {
+                self.domains_from(&bands.now, by_band, masks, changed);
+                e.write_back_changed(vars, words, masks, changed);
+            }
         }
         let mut stored = [0u64; BOARD_WORDS];
         for (slot, &w) in stored
@@ -204,13 +214,10 @@ impl Board {
     }
 
     /// The board's words from the store, with the cells others changed since the last
-    /// run applied; `masks` gets every cell's domain.
-    fn load(&self, e: &mut Engine, words: &[u32], masks: &mut [u64]) -> Bands {
+    /// run (whose domains are at store indices `words`) applied.
+    fn load(&self, e: &mut Engine, words: &[u32]) -> Bands {
         let start = self.start as usize;
         let (store, changes) = e.store_and_changes();
-        for (mask, &w) in masks.iter_mut().zip(words) {
-            *mask = store.word_at(w as usize);
-        }
         let saved = store.words_from(start, BOARD_WORDS);
         let mut bands = Bands {
             now: [0; 27],
@@ -224,8 +231,17 @@ impl Board {
             bands.now = [BAND; 27];
             bands.seen = [u32::MAX; 27];
             bands.unplaced = [BAND; 3];
-            for (cell, &mask) in masks.iter().enumerate() {
-                self.take_out(cell, mask, &mut bands.now);
+            // Most cells hold every value then: those that do not are gathered as a
+            // bitset first (where a puzzle's givens lie is a coin toss for the predictor).
+            let mut narrow = [0u64; 2];
+            for (cell, &w) in words.iter().enumerate() {
+                let full = store.word_at(w as usize) & u64::from(NINE) == u64::from(NINE);
+                narrow[cell / 64] |= u64::from(!full) << (cell % 64);
+            }
+            for (k, &bits) in narrow.iter().enumerate() {
+                for cell in set_bits(bits).map(|b| k * 64 + b) {
+                    self.take_out(cell, store.word_at(words[cell] as usize), &mut bands.now);
+                }
             }
         } else {
             for (k, (now, &w)) in bands.now.iter_mut().zip(saved).enumerate() {
@@ -237,8 +253,8 @@ impl Board {
             }
             for (k, &word) in changes.iter().enumerate() {
                 for cell in set_bits(word).map(|b| k * 64 + b) {
-                    if let Some(&mask) = masks.get(cell) {
-                        self.take_out(cell, mask, &mut bands.now);
+                    if let Some(&w) = words.get(cell) {
+                        self.take_out(cell, store.word_at(w as usize), &mut bands.now);
                     }
                 }
             }
@@ -258,31 +274,45 @@ impl Board {
         }
     }
 
-    /// Sets in `changed` the cells whose values differ between the sub-bands `before` and
-    /// `after`, and returns them by band.
-    fn mark_changed(&self, before: &[u32; 27], after: &[u32; 27], changed: &mut [u64]) -> [u32; 3] {
-        let mut by_band = [0; 3];
-        for (band, diff) in by_band.iter_mut().enumerate() {
-            *diff = (0..9).fold(0, |d, v| d | (before[v * 3 + band] ^ after[v * 3 + band]));
-            for bit in set_bits(u64::from(*diff)) {
+    /// Sets in `changed` the cells `by_band` (as [`changed_by_band`] gives them).
+    fn mark_changed(&self, by_band: [u32; 3], changed: &mut [u64]) {
+        for (band, &diff) in by_band.iter().enumerate() {
+            for bit in set_bits(u64::from(diff)) {
                 let cell = self.cell_at[band * 27 + bit] as usize;
                 changed[cell / 64] |= 1 << (cell % 64);
             }
         }
-        by_band
     }
 
-    /// The domains of the cells `by_band` (as [`Board::mark_changed`] returns them), read
-    /// off the sub-bands into `masks`, nine bits gathered per cell in a loop of fixed
-    /// length (how many values a cell has left is a coin toss for the predictor).
-    fn domains_from(&self, now: &[u32; 27], by_band: [u32; 3], masks: &mut [u64]) {
+    /// Marks the cells `by_band` in `changed` and reads their domains off the sub-bands
+    /// into `masks`, nine bits gathered per cell in a loop of fixed length (how many
+    /// values a cell has left is a coin toss for the predictor).
+    fn domains_from(
+        &self,
+        now: &[u32; 27],
+        by_band: [u32; 3],
+        masks: &mut [u64],
+        changed: &mut [u64],
+    ) {
         for (band, &diff) in by_band.iter().enumerate() {
             for bit in set_bits(u64::from(diff)) {
-                masks[self.cell_at[band * 27 + bit] as usize] =
+                let cell = self.cell_at[band * 27 + bit] as usize;
+                changed[cell / 64] |= 1 << (cell % 64);
+                masks[cell] =
                     (0..9).fold(0, |m, v| m | u64::from(now[v * 3 + band] >> bit & 1) << v);
             }
         }
     }
+}
+
+/// For each band, the cells whose values differ between the sub-bands `before` and
+/// `after`.
+fn changed_by_band(before: &[u32; 27], after: &[u32; 27]) -> [u32; 3] {
+    let mut by_band = [0; 3];
+    for (band, diff) in by_band.iter_mut().enumerate() {
+        *diff = (0..9).fold(0, |d, v| d | (before[v * 3 + band] ^ after[v * 3 + band]));
+    }
+    by_band
 }
 
 impl Bands {
@@ -329,8 +359,7 @@ impl Bands {
         }
         self.now[k] = cells;
         self.seen[k] = cells;
-        let (band, base) = (k % 3, k - k % 3);
-        let (a, b) = (base + (band + 1) % 3, base + (band + 2) % 3);
+        let [band, a, b] = BAND_AND_OTHERS[k].map(usize::from);
         let columns = fold_columns(cells);
         let (in_a, in_b) = (fold_columns(self.now[a]), fold_columns(self.now[b]));
         if columns | in_a | in_b != NINE {
@@ -385,6 +414,22 @@ impl Bands {
         Ok(placed_any)
     }
 }
+
+/// For each sub-band, its band and the sub-bands of the same value in the other two.
+static BAND_AND_OTHERS: [[u8; 3]; 27] = {
+    let mut table = [[0; 3]; 27];
+    let mut k = 0;
+    while k < 27 {
+        let (band, base) = (k % 3, k - k % 3);
+        table[k] = [
+            band as u8,
+            (base + (band + 1) % 3) as u8,
+            (base + (band + 2) % 3) as u8,
+        ];
+        k += 1;
+    }
+    table
+};
 
 /// The columns of a band's word that hold any cell.
 #[inline(always)]
