@@ -285,8 +285,10 @@ impl Board {
     }
 
     /// Marks the cells `by_band` in `changed` and reads their domains off the sub-bands
-    /// into `masks`, nine bits gathered per cell in a loop of fixed length (how many
-    /// values a cell has left is a coin toss for the predictor).
+    /// into `masks`: for a band with few such cells (a search's step), nine bits gathered
+    /// per cell in a loop of fixed length (how many values a cell has left is a coin toss
+    /// for the predictor); for a band with many (the first run), every cell's domain at
+    /// once, four cells to a word (see [`band_domains`]).
     fn domains_from(
         &self,
         now: &[u32; 27],
@@ -295,6 +297,15 @@ impl Board {
         changed: &mut [u64],
     ) {
         for (band, &diff) in by_band.iter().enumerate() {
+            if diff.count_ones() > MANY_CELLS {
+                let domains = band_domains(now, band);
+                for bit in set_bits(u64::from(diff)) {
+                    let cell = self.cell_at[band * 27 + bit] as usize;
+                    changed[cell / 64] |= 1 << (cell % 64);
+                    masks[cell] = domains[bit / 4] >> (bit % 4 * 16) & u64::from(NINE);
+                }
+                continue;
+            }
             for bit in set_bits(u64::from(diff)) {
                 let cell = self.cell_at[band * 27 + bit] as usize;
                 changed[cell / 64] |= 1 << (cell % 64);
@@ -303,6 +314,41 @@ impl Board {
             }
         }
     }
+}
+
+/// Changed cells in a band above which [`band_domains`] reads their domains more cheaply
+/// than a gather per cell.
+const MANY_CELLS: u32 = 6;
+
+/// For each four bits, those bits spread to the low bits of four 16-bit lanes.
+static SPREAD: [u64; 16] = {
+    let mut table = [0; 16];
+    let mut nibble = 0;
+    while nibble < 16 {
+        let mut i = 0;
+        while i < 4 {
+            if nibble >> i & 1 == 1 {
+                table[nibble] |= 1 << (16 * i);
+            }
+            i += 1;
+        }
+        nibble += 1;
+    }
+    table
+};
+
+/// The domains of a band's 27 cells from its nine sub-bands: cell `i`'s in lane `i % 4`
+/// (16 bits) of word `i / 4`. Each value's word is spread four bits at a time into the
+/// lanes, shifted to the value's bit.
+fn band_domains(now: &[u32; 27], band: usize) -> [u64; 7] {
+    let mut domains = [0u64; 7];
+    for v in 0..9 {
+        let cells = now[v * 3 + band];
+        for (j, lanes) in domains.iter_mut().enumerate() {
+            *lanes |= SPREAD[(cells >> (4 * j) & 15) as usize] << v;
+        }
+    }
+    domains
 }
 
 /// For each band, the cells whose values differ between the sub-bands `before` and
