@@ -28,6 +28,9 @@ pub(super) static LEFT_TO_OTHERS: [u32; 512] = left_to_others();
 /// only; in a box with two or more, none (the box holds the value once).
 pub(super) static FORCED_COLUMNS: [u32; 512] = forced_columns();
 
+/// A row's nine cells if just one of them holds the value, else zero.
+pub(super) static ALONE: [u16; 512] = alone();
+
 /// For each cell of a band, the band's other cells in its row or its box.
 pub(super) static BAND_PEERS: [u32; 27] = band_peers();
 
@@ -138,6 +141,18 @@ const fn forced_columns() -> [u32; 512] {
     table
 }
 
+const fn alone() -> [u16; 512] {
+    let mut table = [0; 512];
+    let mut row = 0;
+    while row < 512 {
+        if (row as u32).count_ones() == 1 {
+            table[row] = row as u16;
+        }
+        row += 1;
+    }
+    table
+}
+
 const fn band_peers() -> [u32; 27] {
     let mut table = [0; 27];
     let mut cell = 0;
@@ -200,5 +215,9 @@ mod tests {
         assert_eq!(FORCED_COLUMNS[0b11], on_every_row(0b111_111_000));
         assert_eq!(BAND_PEERS[0].count_ones(), 8 + 8 - 2);
         assert_eq!(MINI_ROWS[0b100_000_001], 0b101);
+        assert_eq!(
+            (ALONE[0b000_100_000], ALONE[0b000_100_001], ALONE[0]),
+            (0b000_100_000, 0, 0)
+        );
     }
 }

@@ -16,7 +16,7 @@
 //! groups alone, whatever model posted them.
 
 use super::band_tables::{
-    BAND, BAND_PEERS, FORCED_COLUMNS, LEFT_TO_OTHERS, MINI_ROWS, NINE, PLACEABLE,
+    ALONE, BAND, BAND_PEERS, FORCED_COLUMNS, LEFT_TO_OTHERS, MINI_ROWS, NINE, PLACEABLE,
 };
 use crate::bits::set_bits;
 use crate::propagate::{Conflict, Engine};
@@ -417,8 +417,9 @@ impl Bands {
         self.now[b] &= left & FORCED_COLUMNS[(in_b & !(columns | in_a)) as usize];
         // A row of the band left with one cell for the value places it there: the cell
         // loses its other values.
-        let placed =
-            single(cells & NINE) | single(cells >> 9 & NINE) << 9 | single(cells >> 18) << 18;
+        let placed = u32::from(ALONE[(cells & NINE) as usize])
+            | u32::from(ALONE[(cells >> 9 & NINE) as usize]) << 9
+            | u32::from(ALONE[(cells >> 18) as usize]) << 18;
         // Whether any row was left with one cell is a coin toss for the predictor: the
         // band's words are masked either way.
         self.unplaced[band] &= !placed;
@@ -481,12 +482,4 @@ static BAND_AND_OTHERS: [[u8; 3]; 27] = {
 #[inline(always)]
 fn fold_columns(cells: u32) -> u32 {
     (cells | cells >> 9 | cells >> 18) & NINE
-}
-
-/// `row` if it has exactly one bit, else zero.
-#[inline(always)]
-fn single(row: u32) -> u32 {
-    // A population count rather than `row & (row - 1)`, whose test of a zero row would
-    // be a branch the predictor misses.
-    row & 0u32.wrapping_sub(u32::from(row.count_ones() == 1))
 }
