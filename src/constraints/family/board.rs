@@ -64,7 +64,7 @@ impl Board {
         width: u32,
         start: u32,
     ) -> Option<Board> {
-        if n != CELLS || groups != 27 || !aligned || width != 9 {
+        if n != CELLS || groups != 27 || !aligned || width != 9 || !Self::first_group_fits(&cells) {
             return None;
         }
         let sets: Vec<u128> = (0..groups)
@@ -122,6 +122,32 @@ impl Board {
             cell_at,
             start,
         })
+    }
+
+    /// Whether the first group meets the others as a board's line or box does: in 0, 1
+    /// or 3 cells, and in 3 cells three groups (a line's boxes) or six (a box's lines).
+    /// A cheap test that turns most other layouts away (a jigsaw's regions, compiled
+    /// once per puzzle) before the full one.
+    fn first_group_fits<'a>(cells: &impl Fn(usize) -> &'a [u32]) -> bool {
+        let mut first = [false; CELLS];
+        for &c in cells(0) {
+            if let Some(slot) = first.get_mut(c as usize) {
+                *slot = true;
+            }
+        }
+        let mut in_three = 0;
+        for g in 1..27 {
+            let shared = cells(g)
+                .iter()
+                .filter(|&&c| first.get(c as usize) == Some(&true))
+                .count();
+            match shared {
+                0 | 1 => {}
+                3 => in_three += 1,
+                _ => return false,
+            }
+        }
+        in_three == 3 || in_three == 6
     }
 
     /// Numbers nine disjoint lines 0–8 so that lines meeting the same three boxes (a band,
