@@ -9,11 +9,12 @@
 //! row and a box), which columns a band takes from the other two, which columns only one
 //! band can give, and which rows are left with one cell; then cells with one value left
 //! are placed, until nothing changes. The domains are written back from the words for the
-//! cells that changed. These are the rules of the family's generic run on such a board
-//! (singles, hidden singles, pigeonhole, locked values between a box and a line), plus the
-//! band's placements, at the cost of a few table lookups per changed word: the layout of
-//! the fastest hand-written 9×9 solvers (JCZSolve's bands by digit), found here from the
-//! groups alone, whatever model posted them.
+//! cells that changed. These reach the fixed point of the family's generic run on such a
+//! board (singles, hidden singles, pigeonhole, locked values between a box and a line: in
+//! a band of three boxes, a value's placements in mini-rows rule out no more than those),
+//! at the cost of a few table lookups per changed word instead of work per cell and peer:
+//! the layout of the fastest hand-written 9×9 solvers (JCZSolve's bands by digit), found
+//! here from the groups alone, whatever model posted them.
 
 use super::band_tables::{
     ALONE, BAND, BAND_PEERS, FORCED_COLUMNS, LEFT_TO_OTHERS, MINI_ROWS, NINE, PLACEABLE,
@@ -46,7 +47,8 @@ pub(super) struct Board {
 struct Bands {
     /// The sub-bands as the run has them.
     now: [u32; 27],
-    /// Each sub-band as it was when its rules last ran on it (zero before they ever have).
+    /// Each sub-band as it was when its rules last ran on it (at a search's first run, a
+    /// value no word takes, so that every word's rules run).
     seen: [u32; 27],
     /// Each band's cells not yet placed.
     unplaced: [u32; 3],
