@@ -146,7 +146,8 @@ impl Family {
             n,
             aligned,
             width,
-            aux_start + family.view_words() as u32,
+            // A board's words take the view's place in the store (see `view_words`).
+            aux_start,
         );
         family.set_pair_tables(tables);
         if viewed {

@@ -327,11 +327,13 @@ impl Family {
             + if self.board.is_some() { BOARD_WORDS } else { 0 }
     }
 
-    /// The value-major view's words (0 without one).
+    /// The value-major view's words in the store and the work (0 without one, and in a
+    /// board, whose runs keep their own words and leave the view to its peer bitsets).
     fn view_words(&self) -> usize {
-        self.view
-            .as_ref()
-            .map_or(0, |view| (view.values + 1) * view.cell_words)
+        match (&self.view, &self.board) {
+            (Some(view), None) => (view.values + 1) * view.cell_words,
+            _ => 0,
+        }
     }
 
     /// The working masks ([`Family::span`] words: one per cell, padded), one word per cell
