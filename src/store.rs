@@ -393,6 +393,27 @@ impl Store {
         }
     }
 
+    /// Writes `words` (at most 64) from flat index `first` on, as [`Store::write_at`]
+    /// would each one that differs from the store's: where writes need no saving, one
+    /// copy of them all; else the differing words only, found without a branch per word
+    /// (which words a propagator changed is a coin toss for the predictor).
+    #[inline]
+    pub(crate) fn write_differing(&mut self, first: usize, words: &[u64]) {
+        debug_assert!(words.len() <= 64, "write_differing takes at most 64 words");
+        if !self.saves_writes() {
+            self.write_unsaved(first, words);
+            return;
+        }
+        let differing = words
+            .iter()
+            .zip(self.words_from(first, words.len()))
+            .enumerate()
+            .fold(0u64, |acc, (j, (new, old))| {
+                acc | u64::from(new != old) << j
+            });
+        self.write_changed(first, words, &[differing]);
+    }
+
     /// Writes every word of `words` from flat index `first` on, where writes need no
     /// saving (see [`Store::saves_writes`]): one copy does it.
     #[inline]

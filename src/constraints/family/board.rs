@@ -228,16 +228,7 @@ impl Board {
         {
             *slot = u64::from(w);
         }
-        let start = self.start as usize;
-        let old = e.store.words_from(start, BOARD_WORDS);
-        let which = stored
-            .iter()
-            .zip(old)
-            .enumerate()
-            .fold(0u64, |acc, (j, (new, old))| {
-                acc | u64::from(new != old) << j
-            });
-        e.store.write_changed(start, &stored, &[which]);
+        e.store.write_differing(self.start as usize, &stored);
         Ok(())
     }
 
@@ -431,7 +422,6 @@ impl Bands {
         if cells == 0 {
             return Err(Conflict);
         }
-        self.now[k] = cells;
         self.seen[k] = cells;
         let [band, a, b] = BAND_AND_OTHERS[k].map(usize::from);
         let columns = fold_columns(cells);
@@ -449,7 +439,7 @@ impl Bands {
             | u32::from(ALONE[(cells >> 9 & NINE) as usize]) << 9
             | u32::from(ALONE[(cells >> 18) as usize]) << 18;
         // Whether any row was left with one cell is a coin toss for the predictor: the
-        // band's words are masked either way.
+        // band's words are masked either way, this one's then set to its cells.
         self.unplaced[band] &= !placed;
         for v in 0..9 {
             self.now[v * 3 + band] &= !placed;

@@ -23,7 +23,8 @@
 //! ([`Family::run`], here) starts with [`load`], then alternates [`fixed_values`] (rule 1),
 //! [`hidden_singles`] (rules 2 and 3 on dirty groups) and [`locked`] (locked values on
 //! touched pairs) until nothing changes, marking what each change dirties ([`marks`]), and
-//! writes the changed cells back. [`shape`] holds the compile-time shapes a run is
+//! writes the changed cells back. A family that is exactly a 9×9 board runs [`board`]
+//! instead, on words of its own, with the tables of [`band_tables`]. [`shape`] holds the compile-time shapes a run is
 //! specialised for and the run's working state; [`bits`] the small bitset helpers.
 
 mod band_tables;
@@ -320,7 +321,8 @@ impl Family {
         self.group_start.len() - 1
     }
 
-    /// Words kept in the store: the value-major view, or a dense family's taken values.
+    /// Words kept in the store: the value-major view, a dense family's taken values, or a
+    /// board's words.
     pub(crate) fn aux_words(&self) -> usize {
         self.view_words()
             + usize::from(self.taken.is_some())
@@ -508,24 +510,13 @@ impl Family {
                 }),
                 "the view's fixed cells must be the cells with one value"
             );
-            // Nobody watches the view: plain writes. Where writes need no saving, one copy
-            // of the whole view; else the changed words only, saved for undo, gathered
-            // first without a branch per word (which values a run moved is a coin toss
-            // for the predictor).
+            // Nobody watches the view: plain writes, as one copy where writes need no
+            // saving, else the changed words only, saved for undo.
             let start = view.start as usize;
-            if !e.store.saves_writes() {
+            if work.places.len() <= 64 {
+                e.store.write_differing(start, work.places);
+            } else if !e.store.saves_writes() {
                 e.store.write_unsaved(start, work.places);
-            } else if work.places.len() <= 64 {
-                let stored = e.store.words_from(start, work.places.len());
-                let changed = work
-                    .places
-                    .iter()
-                    .zip(stored)
-                    .enumerate()
-                    .fold(0u64, |acc, (j, (new, old))| {
-                        acc | u64::from(new != old) << j
-                    });
-                e.store.write_changed(start, work.places, &[changed]);
             } else {
                 for (j, &w) in work.places.iter().enumerate() {
                     e.store.write_at(start + j, w);
