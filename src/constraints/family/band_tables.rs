@@ -207,7 +207,7 @@ mod tests {
     }
 
     #[test]
-    fn a_box_with_one_column_takes_it_from_the_other_bands() {
+    fn each_small_table_gives_its_hand_worked_cases() {
         let columns = 0b000_010_111; // box 0: columns 0-2; box 1: column 4 only; box 2: none
         let left = LEFT_TO_OTHERS[columns];
         assert_eq!(left, BAND & !on_every_row(1 << 4));

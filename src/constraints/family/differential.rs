@@ -576,8 +576,8 @@ fn scrambled_sudoku(random: &mut XorShift) -> Layout {
     layout
 }
 
-/// Whether the family `layout`'s groups compile to (over aligned domains `1..=values`)
-/// runs as a 9×9 board.
+/// Whether `layout`'s groups, posted over aligned domains `1..=values`, compile to a
+/// family that runs as a 9×9 board.
 fn runs_as_board(layout: &Layout) -> bool {
     let mut random = XorShift(0xB0A2D);
     let model = random_model(layout, 100, Consistency::Fast, true, &mut random);
