@@ -328,15 +328,16 @@ fn with_puzzle_solver<T>(
     work: impl FnOnce(Result<&mut PuzzleSolver, SudokuError>) -> T,
 ) -> T {
     thread_local! {
-        static SOLVER: RefCell<Option<(BoxShape, PuzzleSolver)>> = const { RefCell::new(None) };
+        static SOLVER: RefCell<Option<(BoxShape, Box<PuzzleSolver>)>> = const { RefCell::new(None) };
     }
+    // Boxed: taking it out and putting it back moves a pointer, not the solver.
     let cached = SOLVER
         .with(|cell| cell.borrow_mut().take())
         .filter(|(cached_shape, _)| *cached_shape == shape);
     let mut solver = match cached {
         Some((_, solver)) => solver,
         None => match PuzzleSolver::new(shape) {
-            Ok(solver) => solver,
+            Ok(solver) => Box::new(solver),
             Err(e) => return work(Err(e)),
         },
     };

@@ -41,6 +41,9 @@ pub(super) struct Board {
     cell_at: [u8; CELLS],
     /// Store index of the first of the board's words.
     start: u32,
+    /// Whether each cell's family index is its board position (a model that posts its
+    /// cells row by row): a band's cells are then 27 consecutive family cells.
+    in_place: bool,
 }
 
 /// The words a run works on, with the state they were loaded in.
@@ -119,10 +122,15 @@ impl Board {
                 p / 27 == first / 27 && p % 9 / 3 == first % 9 / 3
             })
         });
+        let in_place = position
+            .iter()
+            .enumerate()
+            .all(|(c, &p)| usize::from(p) == c);
         boxes_fit.then_some(Board {
             position,
             cell_at,
             start,
+            in_place,
         })
     }
 
@@ -316,6 +324,20 @@ impl Board {
         changed: &mut [u64],
     ) {
         for (band, &diff) in by_band.iter().enumerate() {
+            if diff.count_ones() > MANY_CELLS && self.in_place {
+                // The band's 27 cells follow one another: every domain is written (those
+                // of unchanged cells are the ones they have), the changed ones marked at
+                // once.
+                let domains = band_domains(now, band);
+                let first = band * 27;
+                for (bit, mask) in masks[first..first + 27].iter_mut().enumerate() {
+                    *mask = domains[bit / 4] >> (bit % 4 * 16) & u64::from(NINE);
+                }
+                let marks = u128::from(diff) << first;
+                changed[0] |= marks as u64;
+                changed[1] |= (marks >> 64) as u64;
+                continue;
+            }
             if diff.count_ones() > MANY_CELLS {
                 let domains = band_domains(now, band);
                 for bit in set_bits(u64::from(diff)) {
@@ -399,13 +421,13 @@ impl Bands {
     /// predictor), then the changed ones are visited.
     fn update_changed_words(&mut self) -> Result<(), Conflict> {
         loop {
-            let changed = (0..27).fold(0u64, |acc, k| {
-                acc | u64::from(self.now[k] != self.seen[k]) << k
+            let changed = (0..27).fold(0u32, |acc, k| {
+                acc | (0u32.wrapping_sub(u32::from(self.now[k] != self.seen[k])) & 1 << k)
             });
             if changed == 0 {
                 return Ok(());
             }
-            for k in set_bits(changed) {
+            for k in set_bits(u64::from(changed)) {
                 self.update(k)?;
             }
         }
