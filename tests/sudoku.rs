@@ -609,3 +609,45 @@ fn a_puzzle_solver_reuses_large_board_searches_exactly() {
     }
     assert!(restarts > 0, "no search restarted");
 }
+
+#[test]
+fn a_solution_read_in_place_is_the_board_that_solve_returns() {
+    // Empty boards of several shapes, up to 36×36 (past the one-symbol sides, where a
+    // line is written as numbers), and two 9×9 puzzles: the line and the board read
+    // from the solver in place are the decoded solution, checked against the rules.
+    let mut boards: Vec<Board> = [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (6, 6)]
+        .into_iter()
+        .map(|(rows, cols)| Board::empty(BoxShape { rows, cols }).expect("shape"))
+        .collect();
+    boards.extend(puzzles("norvig_hardest.txt").into_iter().take(2));
+    for board in &boards {
+        let (model, cells) = sudoku::model(board).expect("model");
+        let mut solver = Solver::new(&model);
+        let SolveResult::Solution(values) = solver.clone().solve() else {
+            panic!("{}: no solution", board.side());
+        };
+        let decoded = sudoku::decode(board, &cells, &values);
+        assert!(decoded.check_solves(board).is_ok());
+        assert_eq!(
+            sudoku::solved_line(board, &cells, &solver),
+            None,
+            "before a search"
+        );
+        assert_eq!(solver.solve_in_place(), bitcsp::SearchStatus::Solved);
+        assert_eq!(
+            sudoku::solved_board(board, &cells, &solver),
+            Some(decoded.clone())
+        );
+        assert_eq!(
+            sudoku::solved_line(board, &cells, &solver),
+            Some(decoded.to_line())
+        );
+    }
+    // A search that ends without a solution leaves nothing to read.
+    let clash = Board::parse(&format!("11{}", ".".repeat(79))).expect("a board");
+    let (model, cells) = sudoku::model(&clash).expect("model");
+    let mut solver = Solver::new(&model);
+    assert_eq!(solver.solve_in_place(), bitcsp::SearchStatus::Unsatisfiable);
+    assert_eq!(sudoku::solved_line(&clash, &cells, &solver), None);
+    assert_eq!(sudoku::solved_board(&clash, &cells, &solver), None);
+}

@@ -725,14 +725,21 @@ impl Solver {
         }
     }
 
+    /// Whether the latest search (a [`solve_in_place`](Solver::solve_in_place), or a
+    /// [`solutions`](Solver::solutions) iterator at its latest item) stopped at a solution,
+    /// whose values [`solved_value`](Solver::solved_value) reads.
+    #[inline]
+    pub fn is_at_solution(&self) -> bool {
+        self.last == Pause::Solution
+    }
+
     /// The value of `var` in the solution that the latest search (a
     /// [`solve_in_place`](Solver::solve_in_place), or a [`solutions`](Solver::solutions)
     /// iterator at its latest item) stopped at; `None` when it did not stop at a solution,
     /// or for a variable of another model.
     #[inline]
     pub fn solved_value(&self, var: VarId) -> Option<i32> {
-        let at_solution = self.last == Pause::Solution;
-        (at_solution && var.index() < self.engine.store.num_vars())
+        (self.is_at_solution() && var.index() < self.engine.store.num_vars())
             .then(|| self.engine.store.single_value(var.index()))
     }
 

@@ -197,6 +197,51 @@ pub fn decode(board: &Board, cells: &[VarId], solution: &Solution) -> Board {
     decode_with(board, cells, |v| solution.get(v).unwrap_or(0))
 }
 
+/// The completed board of the solution that `solver`'s latest search stopped at (see
+/// [`Solver::solve_in_place`]), for the `cells` of [`model`] or [`PuzzleSolver::load`];
+/// `None` when that search did not stop at a solution.
+///
+/// ```
+/// use bitcsp::sudoku::{self, Board};
+/// use bitcsp::{SearchStatus, Solver};
+/// let board = Board::parse(
+///     "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79",
+/// )?;
+/// let (model, cells) = sudoku::model(&board)?;
+/// let mut solver = Solver::new(&model);
+/// assert_eq!(solver.solve_in_place(), SearchStatus::Solved);
+/// let solved = sudoku::solved_board(&board, &cells, &solver).expect("a solution");
+/// assert!(solved.check_solves(&board).is_ok());
+/// assert_eq!(sudoku::solved_line(&board, &cells, &solver), Some(solved.to_line()));
+/// # Ok::<(), bitcsp::sudoku::SudokuError>(())
+/// ```
+pub fn solved_board(board: &Board, cells: &[VarId], solver: &Solver) -> Option<Board> {
+    solver
+        .is_at_solution()
+        .then(|| decode_with(board, cells, |v| solver.solved_value(v).unwrap_or(0)))
+}
+
+/// [`solved_board`] as [`Board::to_line`] writes it, without the board in between.
+pub fn solved_line(board: &Board, cells: &[VarId], solver: &Solver) -> Option<String> {
+    if !solver.is_at_solution() {
+        return None;
+    }
+    if board.side() > symbols::MAX_SYMBOL_SIDE {
+        return solved_board(board, cells, solver).map(|b| b.to_line());
+    }
+    let side = board.side() as u32;
+    let line: Vec<u8> = cells
+        .iter()
+        .map(|&v| {
+            // As `decode_with`: a value outside 1..=side leaves the cell empty.
+            let d = solver.solved_value(v).unwrap_or(0) as u32;
+            symbols::symbol_byte(if d.wrapping_sub(1) < side { d as u8 } else { 0 })
+        })
+        .collect();
+    // Every symbol is ASCII.
+    String::from_utf8(line).ok()
+}
+
 /// The completed board whose cell `i` holds `value(cells[i])`.
 fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> Board {
     let mut out = board.clone();

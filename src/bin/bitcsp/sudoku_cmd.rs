@@ -11,7 +11,7 @@ use bitcsp::sudoku::large;
 use bitcsp::sudoku::learning::{self, Learned};
 use bitcsp::sudoku::variants::{VariantPuzzle, VariantSolver, Variants};
 use bitcsp::sudoku::{self, Board, BoxShape, ParseError, PuzzleSolver, SudokuError};
-use bitcsp::{Count, CountStatus, SolveResult, Solver, Statistics, StopReason};
+use bitcsp::{Count, CountStatus, SearchStatus, Solver, Statistics, StopReason};
 
 use crate::batch;
 use crate::exit::Outcome;
@@ -385,13 +385,18 @@ fn solve_first(
     cells: &[bitcsp::VarId],
     settings: &Settings,
 ) -> Report {
-    match solver.solve() {
-        SolveResult::Solution(s) => Report {
-            out: Some(render(&sudoku::decode(board, cells, &s), settings)),
+    match solver.solve_in_place() {
+        SearchStatus::Solved => Report {
+            // Read from the solver in place: no copy of the values, nor a board, in
+            // between for a line.
+            out: match settings.format {
+                Format::Line => sudoku::solved_line(board, cells, solver),
+                Format::Block => sudoku::solved_board(board, cells, solver).map(|b| b.to_block()),
+            },
             ..Report::default()
         },
-        SolveResult::Unsatisfiable => Report::failed("no solution".into()),
-        SolveResult::Stopped(reason) => Report::stopped_by(reason),
+        SearchStatus::Unsatisfiable => Report::failed("no solution".into()),
+        SearchStatus::Stopped(reason) => Report::stopped_by(reason),
     }
 }
 
