@@ -151,7 +151,7 @@ fn nonzero_bytes(bytes: &[u8]) -> u64 {
         let mut word = [0u8; 8];
         word[..eight.len()].copy_from_slice(eight);
         let x = u64::from_le_bytes(word);
-        let high = ((x & LOW_SEVEN) + LOW_SEVEN | x) & HIGH;
+        let high = (((x & LOW_SEVEN) + LOW_SEVEN) | x) & HIGH;
         bits |= ((high >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
     }
     bits
