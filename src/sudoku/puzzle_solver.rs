@@ -146,13 +146,27 @@ fn nonzero_bytes(bytes: &[u8]) -> u64 {
     const LOW_SEVEN: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     const GATHER: u64 = 0x0102_0408_1020_4080;
-    let mut bits = 0u64;
-    for (k, eight) in bytes.chunks(8).enumerate().take(8) {
-        let mut word = [0u8; 8];
-        word[..eight.len()].copy_from_slice(eight);
-        let x = u64::from_le_bytes(word);
+    let of_eight = |x: u64| {
         let high = (((x & LOW_SEVEN) + LOW_SEVEN) | x) & HIGH;
-        bits |= ((high >> 7).wrapping_mul(GATHER) >> 56) << (8 * k);
+        (high >> 7).wrapping_mul(GATHER) >> 56
+    };
+    let bytes = &bytes[..bytes.len().min(64)];
+    let whole = bytes.chunks_exact(8);
+    let rest = whole.remainder();
+    let mut bits = 0u64;
+    let mut k = 0;
+    for eight in whole {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(eight);
+        bits |= of_eight(u64::from_le_bytes(word)) << (8 * k);
+        k += 1;
+    }
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        for (slot, &b) in word.iter_mut().zip(rest) {
+            *slot = b;
+        }
+        bits |= of_eight(u64::from_le_bytes(word)) << (8 * k);
     }
     bits
 }

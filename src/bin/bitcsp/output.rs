@@ -89,6 +89,18 @@ impl Output {
         self.check(written)
     }
 
+    /// Writes `text` and a newline into the buffer, with no formatting in between.
+    pub fn write_line(&mut self, text: &str) -> Result<(), Lost> {
+        if self.failed {
+            return Err(Lost);
+        }
+        let written = self
+            .out
+            .write_all(text.as_bytes())
+            .and_then(|()| self.out.write_all(b"\n"));
+        self.check(written)
+    }
+
     /// Writes the buffer out.
     pub fn flush(&mut self) -> Result<(), Lost> {
         if self.failed {

@@ -1,6 +1,7 @@
 //! `bitcsp sudoku solve|count|check`: batches of puzzles, one a line, answered in input
 //! order on as many threads as asked.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 
 use std::sync::atomic::AtomicBool;
@@ -60,7 +61,7 @@ pub struct Settings {
 #[derive(Debug, Default)]
 struct Report {
     /// What goes to stdout (`None`: an empty line in line format, nothing in block format).
-    out: Option<String>,
+    out: Option<Cow<'static, str>>,
     /// Messages for stderr, each printed as `FILE:LINE: message`.
     messages: Vec<String>,
     outcome: Outcome,
@@ -244,7 +245,7 @@ fn workshop_report(answer: Result<String, String>, settings: &Settings) -> Repor
             let text = text.trim_end_matches('\n');
             let gap = if text.contains('\n') { "\n" } else { "" };
             Report {
-                out: Some(format!("{text}{gap}")),
+                out: Some(format!("{text}{gap}").into()),
                 ..Report::default()
             }
         }
@@ -357,7 +358,7 @@ fn unreadable(settings: &Settings, message: String) -> Report {
     let mut report = Report::failed(message);
     match settings.action {
         Action::Check => report.out = Some("invalid".into()),
-        Action::Workshop(_) => report.out = json,
+        Action::Workshop(_) => report.out = json.map(Cow::Owned),
         _ => {}
     }
     report
@@ -390,8 +391,10 @@ fn solve_first(
             // Read from the solver in place: no copy of the values, nor a board, in
             // between for a line.
             out: match settings.format {
-                Format::Line => sudoku::solved_line(board, cells, solver),
-                Format::Block => sudoku::solved_board(board, cells, solver).map(|b| b.to_block()),
+                Format::Line => sudoku::solved_line(board, cells, solver).map(Cow::Owned),
+                Format::Block => {
+                    sudoku::solved_board(board, cells, solver).map(|b| b.to_block().into())
+                }
             },
             ..Report::default()
         },
@@ -442,7 +445,7 @@ fn solve_large(board: &Board, limits: &large::Limits, settings: &Settings) -> Re
     };
     let mut report = match learned {
         Learned::Solved(solution) => Report {
-            out: Some(render(&solution, settings)),
+            out: Some(render(&solution, settings).into()),
             ..Report::default()
         },
         Learned::NoSolution => Report::failed("no solution".into()),
@@ -480,7 +483,7 @@ fn unique_report(count: Count, first: Option<&Board>, settings: &Settings) -> Re
         (0, CountStatus::Complete) => Report::failed("no solution".into()),
         (_, status) => {
             let mut r = Report {
-                out: first.map(|b| render(b, settings)),
+                out: first.map(|b| render(b, settings).into()),
                 ..Report::default()
             };
             if let CountStatus::Stopped(reason) = status {
@@ -499,9 +502,13 @@ fn count(solver: &mut Solver, limit: u64, unique: bool) -> Report {
 /// no solution or, with `--unique`, more than one.
 fn count_report(c: Count, unique: bool) -> Report {
     let mut report = Report {
-        out: Some(match c.status {
-            CountStatus::Complete => c.count.to_string(),
-            _ => format!("{}+", c.count),
+        // The counts a batch prints most often are written without an allocation.
+        out: Some(match (c.status, c.count) {
+            (CountStatus::Complete, 0) => "0".into(),
+            (CountStatus::Complete, 1) => "1".into(),
+            (CountStatus::Complete, n) => n.to_string().into(),
+            (_, 2) => "2+".into(),
+            (_, n) => format!("{n}+").into(),
         }),
         ..Report::default()
     };
@@ -563,7 +570,7 @@ impl Printer {
     fn print(&mut self, file: &str, line: &Line, report: &Report) -> Result<(), Lost> {
         self.puzzles += 1;
         let result = match (self.format, &report.out) {
-            (Format::Line, out) => writeln!(self.out, "{}", out.as_deref().unwrap_or("")),
+            (Format::Line, out) => self.out.write_line(out.as_deref().unwrap_or("")),
             (Format::Block, Some(block)) if block.contains('\n') => {
                 let sep = if self.printed_blocks > 0 { "\n" } else { "" };
                 self.printed_blocks += 1;
