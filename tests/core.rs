@@ -826,3 +826,40 @@ fn variable_orders_that_look_at_values_or_degrees_choose_as_documented() {
     let smallest = branched_first(low, &[], VariableOrder::Smallest, Descending, 9);
     assert_eq!(smallest, Some(1));
 }
+
+#[test]
+fn each_search_of_one_solver_watches_the_limits_set_before_it() {
+    // The flags and deadline of one search are kept for the next when nothing else holds
+    // them: each search must still read the ones set last.
+    let (model, _) = queens(30);
+    let mut solver = Solver::new(&model);
+    let raised = Arc::new(AtomicBool::new(true));
+    let lowered = Arc::new(AtomicBool::new(false));
+    for round in 0..3 {
+        solver.set_cancel_flag(Some(Arc::clone(&lowered)));
+        assert!(
+            solver.solve().solution().is_some(),
+            "round {round}: flag down"
+        );
+        solver.set_cancel_flag(Some(Arc::clone(&raised)));
+        assert_eq!(
+            solver.solve(),
+            SolveResult::Stopped(StopReason::Cancelled),
+            "round {round}: flag up"
+        );
+        solver.set_cancel_flag(None);
+        solver.set_time_limit(Some(Duration::ZERO));
+        let count = solver.count(None);
+        assert_eq!(
+            count.status,
+            CountStatus::Stopped(StopReason::TimeLimit),
+            "round {round}: no time"
+        );
+        solver.set_time_limit(Some(Duration::from_secs(3600)));
+        assert!(
+            solver.solve().solution().is_some(),
+            "round {round}: an hour"
+        );
+        solver.set_time_limit(None);
+    }
+}

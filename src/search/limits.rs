@@ -43,6 +43,20 @@ struct Watched {
 }
 
 impl Watched {
+    /// Whether `limits` have anything to watch.
+    fn wanted(limits: &SearchLimits) -> bool {
+        limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some()
+    }
+
+    /// What to watch under `limits` for a search started at `now`.
+    fn of(limits: &SearchLimits, now: Option<Instant>) -> Self {
+        Watched {
+            deadline: limits.time.zip(now).and_then(|(t, now)| now.checked_add(t)),
+            cancel: limits.cancel.clone(),
+            cutoff: limits.cutoff.clone(),
+        }
+    }
+
     /// Why the search must stop at `now`, if it must.
     fn stop_reason(&self, now: Instant) -> Option<StopReason> {
         if let Some(flag) = &self.cancel {
@@ -84,6 +98,10 @@ pub(crate) struct Budget {
     /// The node count at which the clock and flags are read next.
     next_read: u64,
     pace: Pace,
+    /// The start of a search with no deadline, which its first reading takes for the
+    /// time: with only flags to read, the clock there would only pace the readings, and
+    /// an easy search (most of a batch's puzzles) ends before a second one.
+    first_reading_at: Option<Instant>,
 }
 
 impl Budget {
@@ -100,19 +118,38 @@ impl Budget {
     /// The budget of `limits` from `now`, which only a budget without a deadline may leave
     /// unknown (a solver's budget before its first search).
     fn new(limits: &SearchLimits, now: Option<Instant>) -> Self {
-        let watched = (limits.time.is_some() || limits.cancel.is_some() || limits.cutoff.is_some())
-            .then(|| {
-                Arc::new(Watched {
-                    deadline: limits.time.zip(now).and_then(|(t, now)| now.checked_add(t)),
-                    cancel: limits.cancel.clone(),
-                    cutoff: limits.cutoff.clone(),
-                })
+        Budget::with_watched(limits, now, None)
+    }
+
+    /// [`Budget::start`] in place of this budget: the flags and deadline to watch take
+    /// this budget's allocation for them when nothing else holds it, so that a batch of
+    /// searches on one solver allocates nothing per search for them.
+    pub(crate) fn start_over(&mut self, limits: &SearchLimits, now: Instant) {
+        let reused = self
+            .watched
+            .take()
+            .filter(|_| Watched::wanted(limits))
+            .and_then(|mut watched| {
+                *Arc::get_mut(&mut watched)? = Watched::of(limits, Some(now));
+                Some(watched)
             });
+        *self = Budget::with_watched(limits, Some(now), reused);
+    }
+
+    /// [`Budget::new`], watching `reused` when given (already set from `limits`).
+    fn with_watched(
+        limits: &SearchLimits,
+        now: Option<Instant>,
+        reused: Option<Arc<Watched>>,
+    ) -> Self {
+        let watched =
+            reused.or_else(|| Watched::wanted(limits).then(|| Arc::new(Watched::of(limits, now))));
         Budget {
             nodes: limits.nodes.unwrap_or(u64::MAX),
             next_read: if watched.is_some() { 0 } else { u64::MAX },
             watched,
             pace: Pace::new(MAX_INTERVAL, now),
+            first_reading_at: now.filter(|_| limits.time.is_none()),
         }
     }
 
@@ -150,7 +187,7 @@ impl Budget {
     #[cold]
     #[inline(never)]
     fn read(&mut self, nodes: u64) -> Option<StopReason> {
-        let now = Instant::now();
+        let now = self.first_reading_at.take().unwrap_or_else(Instant::now);
         self.next_read = nodes.saturating_add(self.pace.read(now));
         self.stop_reason(now)
     }

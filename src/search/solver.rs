@@ -1001,7 +1001,7 @@ impl Solver {
         self.learning.guide.clear();
         let now = Instant::now();
         self.started = Some(now);
-        self.budget = Budget::start(&self.limits, now);
+        self.budget.start_over(&self.limits, now);
         self.learning.conflict_weights.clear();
         self.learning.culprit = None;
         let weighs = |order| order == VariableOrder::DomWdeg;
