@@ -150,7 +150,7 @@ impl Source {
                 return Ok(saw_any.then_some(length));
             }
             saw_any = true;
-            let (part, used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            let (part, used, done) = match memchr::memchr(b'\n', chunk) {
                 Some(i) => (&chunk[..i], i + 1, true),
                 None => (chunk, chunk.len(), false),
             };
