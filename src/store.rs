@@ -269,6 +269,20 @@ impl Store {
         }
     }
 
+    /// [`Store::single_value`] for many variables: the store's layout looked at once,
+    /// then each variable read on its own.
+    #[inline]
+    pub(crate) fn single_values(&self) -> impl Fn(usize) -> i32 + '_ {
+        let uniform = match (self.uniform_words(), self.layout.first()) {
+            (Some(words), Some(first)) => Some((&words[..self.num_vars()], first.base)),
+            _ => None,
+        };
+        move |var| match uniform {
+            Some((words, base)) => value_at(base, words[var].trailing_zeros() as usize),
+            None => self.min(var).unwrap_or_default(),
+        }
+    }
+
     /// The current domain of `var`, read in place.
     pub(crate) fn view(&self, var: usize) -> DomainView<'_> {
         let l = self.layout[var];

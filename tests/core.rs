@@ -863,3 +863,32 @@ fn each_search_of_one_solver_watches_the_limits_set_before_it() {
         solver.set_time_limit(None);
     }
 }
+
+#[test]
+fn solved_values_read_each_variable_as_solved_value_does() {
+    // Uniform one-word stores (queens) and mixed ones (other bases, a wide domain, two
+    // words), with a variable of another model in the list.
+    let (queens_model, rows) = queens(10);
+    let mut mixed = Model::new();
+    let a = mixed.new_var(-5..=5).unwrap();
+    let b = mixed.new_var(100..=170).unwrap();
+    let c = mixed.new_var(0..=1_000_000).unwrap();
+    mixed.all_different(&[a, b, c]).unwrap();
+    mixed.sum(&[a, b, c], Relation::Equal, 300).unwrap();
+    for (model, mut vars) in [(queens_model, rows), (mixed, vec![a, b, c])] {
+        let mut solver = Solver::new(&model);
+        assert!(solver.solved_values(&vars).is_none(), "before a search");
+        // A variable of a larger model, beyond this one's.
+        let stranger = Model::new().new_vars(200, 0..=1).unwrap()[199];
+        vars.push(stranger);
+        assert_eq!(solver.solve_in_place(), bitcsp::SearchStatus::Solved);
+        let read: Vec<Option<i32>> = solver
+            .solved_values(&vars)
+            .expect("at a solution")
+            .collect();
+        let one_by_one: Vec<Option<i32>> = vars.iter().map(|&v| solver.solved_value(v)).collect();
+        assert_eq!(read, one_by_one);
+        assert!(read[..vars.len() - 1].iter().all(Option::is_some));
+        assert_eq!(read.last(), Some(&None), "a variable of another model");
+    }
+}

@@ -743,6 +743,42 @@ impl Solver {
             .then(|| self.engine.store.single_value(var.index()))
     }
 
+    /// The values of `vars` in the solution that the latest search stopped at, in order,
+    /// each as [`solved_value`](Solver::solved_value) gives it (`None` for a variable of
+    /// another model); `None` when that search did not stop at a solution. For callers
+    /// that turn many values into their own form at once: the store's layout is looked
+    /// at once for all of them.
+    ///
+    /// ```
+    /// use bitcsp::{queens, SearchStatus, Solver};
+    /// let (model, rows) = queens::model(8)?;
+    /// let mut solver = Solver::new(&model);
+    /// assert!(solver.solved_values(&rows).is_none(), "no search yet");
+    /// assert_eq!(solver.solve_in_place(), SearchStatus::Solved);
+    /// let placed: Vec<usize> = solver
+    ///     .solved_values(&rows)
+    ///     .expect("at a solution")
+    ///     .map(|r| r.expect("a variable of the model") as usize)
+    ///     .collect();
+    /// assert!(queens::is_solution(&placed));
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    pub fn solved_values<'a>(
+        &'a self,
+        vars: &'a [VarId],
+    ) -> Option<impl Iterator<Item = Option<i32>> + 'a> {
+        if !self.is_at_solution() {
+            return None;
+        }
+        let store = &self.engine.store;
+        let count = store.num_vars();
+        let value = store.single_values();
+        Some(
+            vars.iter()
+                .map(move |v| (v.index() < count).then(|| value(v.index()))),
+        )
+    }
+
     /// Finds an optimal solution of a model with an objective ([`Model::minimize`] and
     /// friends) by branch and bound in one search: each solution found tightens the
     /// objective's bound in place (the next must be strictly better), until the search

@@ -230,11 +230,11 @@ pub fn solved_line(board: &Board, cells: &[VarId], solver: &Solver) -> Option<St
         return solved_board(board, cells, solver).map(|b| b.to_line());
     }
     let side = board.side() as u32;
-    let line: Vec<u8> = cells
-        .iter()
-        .map(|&v| {
+    let line: Vec<u8> = solver
+        .solved_values(cells)?
+        .map(|d| {
             // As `decode_with`: a value outside 1..=side leaves the cell empty.
-            let d = solver.solved_value(v).unwrap_or(0) as u32;
+            let d = d.unwrap_or(0) as u32;
             symbols::symbol_byte(if d.wrapping_sub(1) < side { d as u8 } else { 0 })
         })
         .collect();
