@@ -261,12 +261,7 @@ impl Store {
     /// base plus the bit.
     #[inline]
     pub(crate) fn single_value(&self, var: usize) -> i32 {
-        match (self.uniform_words(), self.layout.first()) {
-            (Some(words), Some(first)) => {
-                value_at(first.base, words[var].trailing_zeros() as usize)
-            }
-            _ => self.min(var).unwrap_or_default(),
-        }
+        self.single_values()(var)
     }
 
     /// [`Store::single_value`] for many variables: the store's layout looked at once,
@@ -335,7 +330,7 @@ impl Store {
 
     /// The value of every variable once all are fixed, in variable order.
     pub(crate) fn values(&self) -> Vec<i32> {
-        (0..self.num_vars()).map(|v| self.single_value(v)).collect()
+        (0..self.num_vars()).map(self.single_values()).collect()
     }
 
     /// The word index inside `var` and the bit mask of `value`, if it lies in the bitset

@@ -229,14 +229,10 @@ pub fn solved_line(board: &Board, cells: &[VarId], solver: &Solver) -> Option<St
     if board.side() > symbols::MAX_SYMBOL_SIDE {
         return solved_board(board, cells, solver).map(|b| b.to_line());
     }
-    let side = board.side() as u32;
+    let side = board.side();
     let line: Vec<u8> = solver
         .solved_values(cells)?
-        .map(|d| {
-            // As `decode_with`: a value outside 1..=side leaves the cell empty.
-            let d = d.unwrap_or(0) as u32;
-            symbols::symbol_byte(if d.wrapping_sub(1) < side { d as u8 } else { 0 })
-        })
+        .map(|d| symbols::symbol_byte(cell_digit(d.unwrap_or(0), side)))
         .collect();
     // Every symbol is ASCII.
     String::from_utf8(line).ok()
@@ -245,13 +241,21 @@ pub fn solved_line(board: &Board, cells: &[VarId], solver: &Solver) -> Option<St
 /// The completed board whose cell `i` holds `value(cells[i])`.
 fn decode_with(board: &Board, cells: &[VarId], value: impl Fn(VarId) -> i32) -> Board {
     let mut out = board.clone();
-    let digits = 1..=board.side() as i32;
+    let side = board.side();
     for (cell, &v) in out.cells_mut().iter_mut().zip(cells) {
-        // A value outside 1..=side (a solution of another model) leaves the cell empty.
-        let d = value(v);
-        *cell = if digits.contains(&d) { d as u8 } else { 0 };
+        *cell = cell_digit(value(v), side);
     }
     out
+}
+
+/// The digit a cell of a board of `side` takes for `value`: a value outside `1..=side`
+/// (a solution of another model) leaves the cell empty.
+#[inline]
+fn cell_digit(value: i32, side: usize) -> u8 {
+    match u8::try_from(value) {
+        Ok(d) if d >= 1 && usize::from(d) <= side => d,
+        _ => 0,
+    }
 }
 
 /// A solution of `board` (the first in search order up to 12×12; see [`restarts`]), or

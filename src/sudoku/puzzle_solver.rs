@@ -1,6 +1,6 @@
 //! One engine solver for many puzzles of one shape.
 
-use super::{configure, decode_with, model, Board, BoxShape, SudokuError};
+use super::{configure, model, solved_board, Board, BoxShape, SudokuError};
 use crate::{Count, SearchStatus, Solver, VarId};
 
 /// Solves many puzzles of one box shape with one engine [`Solver`]: the empty grid's model
@@ -74,9 +74,7 @@ impl PuzzleSolver {
         self.assume_shape_givens(board)?;
         // Read from the domains in place: no copy of the values to decode from.
         match self.solver.solve_in_place() {
-            SearchStatus::Solved => Ok(Some(decode_with(board, &self.cells, |v| {
-                self.solver.solved_value(v).unwrap_or(0)
-            }))),
+            SearchStatus::Solved => Ok(solved_board(board, &self.cells, &self.solver)),
             _ => no_clash(board).map(|()| None),
         }
     }

@@ -324,26 +324,25 @@ impl Board {
         changed: &mut [u64],
     ) {
         for (band, &diff) in by_band.iter().enumerate() {
-            if diff.count_ones() > MANY_CELLS && self.in_place {
-                // The band's 27 cells follow one another: every domain is written (those
-                // of unchanged cells are the ones they have), the changed ones marked at
-                // once.
-                let domains = band_domains(now, band);
-                let first = band * 27;
-                for (bit, mask) in masks[first..first + 27].iter_mut().enumerate() {
-                    *mask = domains[bit / 4] >> (bit % 4 * 16) & u64::from(NINE);
-                }
-                let marks = u128::from(diff) << first;
-                changed[0] |= marks as u64;
-                changed[1] |= (marks >> 64) as u64;
-                continue;
-            }
             if diff.count_ones() > MANY_CELLS {
                 let domains = band_domains(now, band);
-                for bit in set_bits(u64::from(diff)) {
-                    let cell = self.cell_at[band * 27 + bit] as usize;
-                    changed[cell / 64] |= 1 << (cell % 64);
-                    masks[cell] = domains[bit / 4] >> (bit % 4 * 16) & u64::from(NINE);
+                if self.in_place {
+                    // The band's 27 cells follow one another: every domain is written
+                    // (those of unchanged cells are the ones they have), the changed ones
+                    // marked at once.
+                    let first = band * 27;
+                    for (bit, mask) in masks[first..first + 27].iter_mut().enumerate() {
+                        *mask = lane(&domains, bit);
+                    }
+                    let marks = u128::from(diff) << first;
+                    changed[0] |= marks as u64;
+                    changed[1] |= (marks >> 64) as u64;
+                } else {
+                    for bit in set_bits(u64::from(diff)) {
+                        let cell = self.cell_at[band * 27 + bit] as usize;
+                        changed[cell / 64] |= 1 << (cell % 64);
+                        masks[cell] = lane(&domains, bit);
+                    }
                 }
                 continue;
             }
@@ -390,6 +389,12 @@ fn band_domains(now: &[u32; 27], band: usize) -> [u64; 7] {
         }
     }
     domains
+}
+
+/// Cell `bit`'s domain from [`band_domains`]' lanes.
+#[inline(always)]
+fn lane(domains: &[u64; 7], bit: usize) -> u64 {
+    domains[bit / 4] >> (bit % 4 * 16) & u64::from(NINE)
 }
 
 /// For each band, the cells whose values differ between the sub-bands `before` and

@@ -24,8 +24,9 @@
 //! [`hidden_singles`] (rules 2 and 3 on dirty groups) and [`locked`] (locked values on
 //! touched pairs) until nothing changes, marking what each change dirties ([`marks`]), and
 //! writes the changed cells back. A family that is exactly a 9×9 board runs [`board`]
-//! instead, on words of its own, with the tables of [`band_tables`]. [`shape`] holds the compile-time shapes a run is
-//! specialised for and the run's working state; [`bits`] the small bitset helpers.
+//! instead, on words of its own, with the tables of [`band_tables`]. [`shape`] holds the
+//! compile-time shapes a run is specialised for and the run's working state; [`bits`] the
+//! small bitset helpers.
 
 mod band_tables;
 mod bits;
