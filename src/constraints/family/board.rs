@@ -19,6 +19,7 @@
 use super::band_tables::{
     ALONE, BAND, BAND_PEERS, FORCED_COLUMNS, LEFT_TO_OTHERS, MINI_ROWS, NINE, PLACEABLE,
 };
+use super::board_pairs::BoardPairs;
 use crate::bits::set_bits;
 use crate::propagate::{Conflict, Engine};
 
@@ -44,6 +45,8 @@ pub(super) struct Board {
     /// Whether each cell's family index is its board position (a model that posts its
     /// cells row by row): a band's cells are then 27 consecutive family cells.
     in_place: bool,
+    /// The family's groups of two cells beside the board's (variants' pairs), if any.
+    pairs: Option<BoardPairs>,
 }
 
 /// The words a run works on, with the state they were loaded in.
@@ -58,18 +61,57 @@ struct Bands {
 }
 
 impl Board {
-    /// The board these groups form, if they are exactly a 9×9 board's rows, columns and
-    /// boxes over `n` cells (group `g`'s cells are `cells(g)`), aligned and with values in
-    /// the nine lowest bits (`width` 9); its words go in the store from `start` on.
+    /// The board these groups form, if they are a 9×9 board's rows, columns and boxes
+    /// over `n` cells (group `g`'s cells are `cells(g)`, their shifts `shifts(g)`),
+    /// unshifted and with values in the nine lowest bits (`width` 9), and any other
+    /// groups are of two cells that [`BoardPairs`] can take; its words go in the store
+    /// from `start` on.
     pub(super) fn recognise<'a>(
         groups: usize,
         cells: impl Fn(usize) -> &'a [u32],
+        shifts: impl Fn(usize) -> &'a [u32],
         n: usize,
-        aligned: bool,
         width: u32,
         start: u32,
     ) -> Option<Board> {
-        if n != CELLS || groups != 27 || !aligned || width != 9 || !Self::first_group_fits(&cells) {
+        if n != CELLS || width != 9 {
+            return None;
+        }
+        // The board's 27 groups of nine unshifted cells, and the groups of two.
+        let mut units = [0usize; 27];
+        let (mut found, mut two) = (0, Vec::new());
+        for g in 0..groups {
+            match cells(g).len() {
+                9 if found < units.len() && shifts(g).iter().all(|&s| s == 0) => {
+                    units[found] = g;
+                    found += 1;
+                }
+                2 => two.push(g),
+                _ => return None,
+            }
+        }
+        if found != units.len() {
+            return None;
+        }
+        let mut board = Self::recognise_units(|i| cells(units[i]), start)?;
+        let pairs: Vec<[(u8, u32); 2]> = two
+            .iter()
+            .map(|&g| {
+                let at = |i: usize| (board.position[cells(g)[i] as usize], shifts(g)[i]);
+                [at(0), at(1)]
+            })
+            .collect();
+        if !pairs.is_empty() {
+            board.pairs = Some(BoardPairs::new(&pairs)?);
+        }
+        Some(board)
+    }
+
+    /// The board that the 27 groups `cells(0..27)` form, if they are exactly a 9×9
+    /// board's rows, columns and boxes.
+    fn recognise_units<'a>(cells: impl Fn(usize) -> &'a [u32], start: u32) -> Option<Board> {
+        let groups = 27;
+        if !Self::first_group_fits(&cells) {
             return None;
         }
         let sets: Vec<u128> = (0..groups)
@@ -131,6 +173,7 @@ impl Board {
             cell_at,
             start,
             in_place,
+            pairs: None,
         })
     }
 
@@ -209,7 +252,10 @@ impl Board {
         changed.fill(0);
         let mut bands = self.load(e, words);
         let loaded = bands.now;
-        let settled = bands.settle();
+        let settled = match &self.pairs {
+            None => bands.settle(),
+            Some(pairs) => bands.settle_with(pairs),
+        };
         let by_band = changed_by_band(&loaded, &bands.now);
         if settled.is_err() {
             self.mark_changed(by_band, changed);
@@ -416,6 +462,35 @@ impl Bands {
         loop {
             self.update_changed_words()?;
             if !self.place_singles()? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// [`Bands::settle`] on a board with groups of two beside it: each cell placed in
+    /// this run passes its value on to its partners in `pairs`, and the rules run again,
+    /// until no cell is newly placed. Apart from [`Bands::settle`], so that a plain
+    /// board's run is compiled as it would be without pairs.
+    #[inline(never)]
+    fn settle_with(&mut self, pairs: &BoardPairs) -> Result<(), Conflict> {
+        // Cells placed before this run passed their values on in the run that placed them.
+        let mut open = self.unplaced;
+        loop {
+            self.settle()?;
+            let mut any = false;
+            for (band, open) in open.iter_mut().enumerate() {
+                let placed = *open & !self.unplaced[band];
+                *open = self.unplaced[band];
+                any |= placed != 0;
+                for bit in set_bits(u64::from(placed)) {
+                    // A cell emptied by a partner placed before it in this loop has no
+                    // value to pass on; the next settle fails on it.
+                    if let Some(v) = (0..9).find(|&v| self.now[v * 3 + band] >> bit & 1 == 1) {
+                        pairs.pass_on(band * 27 + bit, v, &mut self.now);
+                    }
+                }
+            }
+            if !any {
                 return Ok(());
             }
         }

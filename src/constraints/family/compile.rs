@@ -137,14 +137,13 @@ impl Family {
             pairs_later: None,
             board: None,
         };
+        let group_range =
+            |g: usize| family.group_start[g] as usize..family.group_start[g + 1] as usize;
         family.board = Board::recognise(
             family.num_groups(),
-            |g| {
-                &family.group_cells
-                    [family.group_start[g] as usize..family.group_start[g + 1] as usize]
-            },
+            |g| &family.group_cells[group_range(g)],
+            |g| &family.group_shifts[group_range(g)],
             n,
-            aligned,
             width,
             // A board's words take the view's place in the store (see `view_words`).
             aux_start,

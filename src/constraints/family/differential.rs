@@ -687,6 +687,53 @@ fn a_9x9_board_runs_band_by_band_whatever_the_order_of_its_cells_and_groups() {
     }
 }
 
+/// A 9×9 board with groups of two beside its units: cells a knight's move apart in
+/// different rows, columns and boxes that differ, and orthogonal neighbours `x` and `y`
+/// with `x ≠ y + 1` and `x ≠ y - 1` (as offsets), each of these groups kept with
+/// probability `percent` %.
+fn sudoku_with_pairs(percent: u64, random: &mut XorShift) -> Layout {
+    let mut layout = sudoku(3, 3);
+    let cell = |r: usize, c: usize| r * 9 + c;
+    let same_unit = |(r1, c1): (usize, usize), (r2, c2): (usize, usize)| {
+        r1 == r2 || c1 == c2 || (r1 / 3 == r2 / 3 && c1 / 3 == c2 / 3)
+    };
+    for r in 0..9 {
+        for c in 0..9 {
+            for (dr, dc) in [(1, 2), (2, 1), (1, -2), (2, -1)] {
+                let (r2, c2) = (r + dr, c as i64 + dc);
+                if r2 < 9 && (0..9).contains(&c2) && random.next_u64() % 100 < percent {
+                    let c2 = c2 as usize;
+                    if !same_unit((r, c), (r2, c2)) {
+                        layout.groups.push(plain(vec![cell(r, c), cell(r2, c2)]));
+                    }
+                }
+            }
+            for (r2, c2) in [(r, c + 1), (r + 1, c)] {
+                for offset in [1, -1] {
+                    if r2 < 9 && c2 < 9 && random.next_u64() % 100 < percent {
+                        layout
+                            .groups
+                            .push((vec![cell(r, c), cell(r2, c2)], vec![0, offset]));
+                    }
+                }
+            }
+        }
+    }
+    layout
+}
+
+#[test]
+fn a_9x9_board_with_groups_of_two_beside_it_reaches_the_fixed_point_of_separate_groups() {
+    let mut random = XorShift(0x9A1F);
+    for percent in [15, 40, 100] {
+        let layout = sudoku_with_pairs(percent, &mut random);
+        assert!(runs_as_board(&layout), "{percent} %");
+        let seed = random.next_u64();
+        check_fixed_points(&layout, 40, (55, 95), seed);
+        check_later_runs_in(&layout, 60, (45, 95), seed ^ 1, |_| true);
+    }
+}
+
 #[test]
 fn layouts_that_are_no_9x9_board_keep_the_generic_run() {
     let mut random = XorShift(0xA1A1);
@@ -700,12 +747,16 @@ fn layouts_that_are_no_9x9_board_keep_the_generic_run() {
     let mut twice = sudoku(3, 3);
     twice.groups.push(twice.groups[0].clone());
     // Rows, columns and a box's row of three each as a group of their own.
+    // Two cells of a box that differ: a naked pair there is the generic run's to find.
+    let mut in_a_box = sudoku(3, 3);
+    in_a_box.groups.push(plain(vec![0, 10]));
     let mut lines_only = latin(9);
     lines_only.groups.push(plain(vec![0, 1, 2]));
     for layout in [
         jigsaw(9, &mut random),
         with_diagonals,
         twice,
+        in_a_box,
         latin(9),
         sudoku(2, 3),
         sudoku(4, 4),

@@ -31,6 +31,7 @@
 mod band_tables;
 mod bits;
 mod board;
+mod board_pairs;
 mod cache;
 mod compile;
 mod cover;
