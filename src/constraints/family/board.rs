@@ -250,7 +250,7 @@ impl Board {
     ) -> Result<(), Conflict> {
         let masks = &mut masks[..CELLS];
         changed.fill(0);
-        let mut bands = self.load(e, words);
+        let mut bands = self.load(e, words, first_word);
         let loaded = bands.now;
         let settled = match &self.pairs {
             None => bands.settle(),
@@ -288,7 +288,7 @@ impl Board {
 
     /// The board's words from the store, with the cells others changed since the last
     /// run (whose domains are at store indices `words`) applied.
-    fn load(&self, e: &mut Engine, words: &[u32]) -> Bands {
+    fn load(&self, e: &mut Engine, words: &[u32], first_word: Option<u32>) -> Bands {
         let start = self.start as usize;
         let (store, changes) = e.store_and_changes();
         let saved = store.words_from(start, BOARD_WORDS);
@@ -306,10 +306,26 @@ impl Board {
             bands.unplaced = [BAND; 3];
             // Most cells hold every value then: those that do not are gathered as a
             // bitset first (where a puzzle's givens lie is a coin toss for the predictor).
+            let full = |w: u64| w & u64::from(NINE) == u64::from(NINE);
             let mut narrow = [0u64; 2];
-            for (cell, &w) in words.iter().enumerate() {
-                let full = store.word_at(w as usize) & u64::from(NINE) == u64::from(NINE);
-                narrow[cell / 64] |= u64::from(!full) << (cell % 64);
+            match first_word {
+                // The domains side by side (a model that made the cells first): a pass
+                // over each 64 of them with no index to look up.
+                Some(first) => {
+                    let domains = store.words_from(first as usize, CELLS);
+                    for (bits, chunk) in narrow.iter_mut().zip(domains.chunks(64)) {
+                        *bits = chunk
+                            .iter()
+                            .enumerate()
+                            .fold(0, |m, (i, &w)| m | u64::from(!full(w)) << i);
+                    }
+                }
+                None => {
+                    for (cell, &w) in words.iter().enumerate() {
+                        let wide = u64::from(!full(store.word_at(w as usize)));
+                        narrow[cell / 64] |= wide << (cell % 64);
+                    }
+                }
             }
             for (k, &bits) in narrow.iter().enumerate() {
                 for cell in set_bits(bits).map(|b| k * 64 + b) {

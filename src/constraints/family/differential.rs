@@ -674,10 +674,28 @@ fn runs_as_board(layout: &Layout) -> bool {
         .any(|c| matches!(c, Constraint::Family(family) if family.board.is_some()))
 }
 
+/// `layout` over every other variable: a family whose domains do not lie side by side
+/// in the store.
+fn spread(layout: Layout) -> Layout {
+    Layout {
+        vars: layout.vars * 2,
+        values: layout.values,
+        groups: layout
+            .groups
+            .into_iter()
+            .map(|(vars, offsets)| (vars.into_iter().map(|v| v * 2).collect(), offsets))
+            .collect(),
+    }
+}
+
 #[test]
 fn a_9x9_board_runs_band_by_band_whatever_the_order_of_its_cells_and_groups() {
     let mut random = XorShift(0x9B9B);
     assert!(runs_as_board(&sudoku(3, 3)));
+    let apart = spread(sudoku(3, 3));
+    assert!(runs_as_board(&apart));
+    check_fixed_points(&apart, 40, (55, 90), 0x5B5B);
+    check_later_runs_in(&apart, 40, (40, 95), 0x6B6B, |_| true);
     for _ in 0..3 {
         let layout = scrambled_sudoku(&mut random);
         assert!(runs_as_board(&layout));
