@@ -63,8 +63,11 @@ fn rules(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError> {
     // then join the units' family, whose rule for a fixed value clears it from all the
     // cell's peers in one pass, instead of waking a propagator per pair
     // (`cargo run --release -p bitcsp-compare --bin variants`).
+    let shares_a_group = shared_groups(n, &groups[..groups.len() - cage_groups]);
     for (a, b) in puzzle.different_pairs() {
-        m.all_different(&[cells[a], cells[b]])?;
+        if !shares_a_group(a, b) {
+            m.all_different(&[cells[a], cells[b]])?;
+        }
     }
     for (a, b) in puzzle.neighbour_pairs() {
         m.all_different_offset(&[cells[a], cells[b]], &[0, 1])?;
@@ -81,6 +84,32 @@ fn rules(puzzle: &VariantPuzzle) -> Result<(Model, Vec<VarId>), SudokuError> {
         }
     }
     Ok((m, cells))
+}
+
+/// Whether two cells of a board of side `n` lie in one row, column or one of `groups`
+/// (the first 64 of them): such cells differ already, so a pair that says so again is
+/// left out. It would add only one inference (the two cells' values, when they have two
+/// between them, leave the rest of that group: a naked pair), and it would keep a 9×9
+/// board's family from running band by band (`constraints/family/board_pairs.rs`), which
+/// costs far more than the few nodes that inference saves (docs/PERFORMANCE.md, the
+/// anti-knight and anti-king boards).
+fn shared_groups(n: usize, groups: &[Vec<usize>]) -> impl Fn(usize, usize) -> bool {
+    let mut member = vec![0u64; n * n];
+    for (g, group) in groups.iter().take(64).enumerate() {
+        for &c in group {
+            if let Some(bits) = member.get_mut(c) {
+                *bits |= 1 << g;
+            }
+        }
+    }
+    move |a, b| {
+        let line = n > 0 && (a / n == b / n || a % n == b % n);
+        let group = match (member.get(a), member.get(b)) {
+            (Some(x), Some(y)) => x & y != 0,
+            _ => false,
+        };
+        line || group
+    }
 }
 
 /// One killer cage over `xs` summing to `sum`: a table of the orderings of its digit
@@ -292,4 +321,28 @@ pub fn solve(puzzle: &VariantPuzzle) -> Result<Option<Board>, SudokuError> {
 pub fn count_solutions(puzzle: &VariantPuzzle, limit: u64) -> Result<Count, SudokuError> {
     let (mut solver, _) = solver(puzzle)?;
     Ok(solver.count(Some(limit)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shared_groups;
+
+    #[test]
+    fn cells_of_one_line_or_group_share_it_and_others_do_not() {
+        // A 9×9 board's boxes as the groups.
+        let boxes: Vec<Vec<usize>> = (0..9)
+            .map(|b| {
+                let (top, left) = (b / 3 * 3, b % 3 * 3);
+                (0..9).map(|i| (top + i / 3) * 9 + left + i % 3).collect()
+            })
+            .collect();
+        let shares = shared_groups(9, &boxes);
+        // A row, a column, a box (a knight's move within it), then knight's and king's
+        // moves across boxes.
+        assert!(shares(0, 1) && shares(0, 9) && shares(0, 19));
+        assert!(!shares(2, 13) && !shares(2, 21) && !shares(20, 30));
+        // Without groups only the lines count.
+        let lines = shared_groups(9, &[]);
+        assert!(lines(0, 8) && lines(0, 72) && !lines(0, 10));
+    }
 }
