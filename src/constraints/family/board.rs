@@ -485,8 +485,8 @@ impl Bands {
 
     /// [`Bands::settle`] on a board with groups of two beside it: each cell placed in
     /// this run passes its value on to its partners in `pairs`, and the rules run again,
-    /// until no cell is newly placed. Apart from [`Bands::settle`], so that a plain
-    /// board's run is compiled as it would be without pairs.
+    /// until no cell is newly placed. Apart from [`Bands::settle`], so that a board
+    /// without pairs carries none of this code in its run.
     #[inline(never)]
     fn settle_with(&mut self, pairs: &BoardPairs) -> Result<(), Conflict> {
         // Cells placed before this run passed their values on in the run that placed them.

@@ -35,15 +35,13 @@ impl BoardPairs {
             for ((from, from_shift), (to, to_shift)) in [(a, b), (b, a)] {
                 // Value `v` in `from` meets value `v + from_shift - to_shift` in `to`.
                 let delta = i64::from(from_shift) - i64::from(to_shift);
-                let Ok(delta) = i8::try_from(delta) else {
-                    continue;
-                };
                 if delta == 0 && shares_a_unit(from, to) {
                     return None;
                 }
-                if delta.unsigned_abs() >= 9 {
+                // Values 0–8 nine or more apart never meet.
+                let Some(delta) = i8::try_from(delta).ok().filter(|d| d.unsigned_abs() < 9) else {
                     continue;
-                }
+                };
                 let list = &mut by_position[usize::from(from)];
                 let (band, bit) = (usize::from(to) / 27, usize::from(to) % 27);
                 match list.iter_mut().find(|p| p.delta == delta) {
