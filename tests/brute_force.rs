@@ -431,6 +431,60 @@ proptest! {
     }
 
     #[test]
+    fn projected_searches_meet_each_projection_of_a_solution_once(
+        inst in instance(6, -3..=3, -2..=2),
+        kept in prop::collection::vec(any::<bool>(), 6),
+        phase_of in prop::collection::vec(0usize..3, 6),
+        orders in prop::collection::vec((0..VARIABLE_ORDERS.len(), 0..VALUE_ORDERS.len()), 0..3),
+        var in 0..VARIABLE_ORDERS.len(),
+        last_conflict in any::<bool>(),
+    ) {
+        let expected = inst.brute_force();
+        let (model, vars) = inst.model();
+        let last_conflict = if last_conflict {
+            LastConflict::BranchFirst
+        } else {
+            LastConflict::Ignore
+        };
+        let projected: Vec<usize> = (0..vars.len()).filter(|&i| kept[i]).collect();
+        let project = |s: &[i32]| -> Vec<i32> { projected.iter().map(|&i| s[i]).collect() };
+        let distinct: BTreeSet<Vec<i32>> = expected.iter().map(|s| project(s)).collect();
+        let on: Vec<VarId> = projected.iter().map(|&i| vars[i]).collect();
+        let phases = plan(&vars, &phase_of[..vars.len().min(phase_of.len())], &orders);
+        let configure = |solver: &mut Solver| {
+            solver
+                .set_variable_order(VARIABLE_ORDERS[var])
+                .set_last_conflict(last_conflict)
+                .set_search_plan(&phases)
+                .and_then(|s| s.set_projection(Some(&on)))
+                .map(|_| ())
+        };
+        let mut solver = Solver::new(&model);
+        configure(&mut solver).expect("the model's variables");
+        let found: Vec<Vec<i32>> = solver
+            .solutions()
+            .map(|s| vars.iter().map(|&v| s.value(v)).collect())
+            .collect();
+        // Each one a solution, no two with the same projection, every projection met.
+        for s in &found {
+            prop_assert!(expected.contains(s), "not a solution: {:?}", s);
+        }
+        let met: BTreeSet<Vec<i32>> = found.iter().map(|s| project(s)).collect();
+        prop_assert_eq!(met.len(), found.len(), "a projection was met twice");
+        prop_assert_eq!(&met, &distinct);
+        let mut counting = Solver::new(&model);
+        configure(&mut counting).expect("the model's variables");
+        prop_assert_eq!(counting.count(None).count, distinct.len() as u64);
+        // Split over two threads, the parts never share a projection.
+        let mut parallel = Solver::new(&model);
+        configure(&mut parallel).expect("the model's variables");
+        prop_assert_eq!(parallel.count_parallel(None, 2).count, distinct.len() as u64);
+        // Without a projection again, every solution.
+        solver.set_projection(None).expect("no variables");
+        prop_assert_eq!(solver.count(None).count, expected.len() as u64);
+    }
+
+    #[test]
     fn restarted_searches_stay_sound_complete_and_reproducible(
         inst in instance(7, -3..=3, -2..=2),
         order in 0..VARIABLE_ORDERS.len(),
@@ -908,4 +962,38 @@ fn a_family_with_offsets_and_a_pair_keeps_every_group() {
     assert_eq!(brute, 0);
     assert!(Solver::new(&m).solve().solution().is_none());
     assert_eq!(Solver::new(&m).count(None).count, 0);
+}
+
+#[test]
+fn a_projection_keeps_last_conflict_reasoning_off_the_other_variables_until_its_own_are_fixed() {
+    // Five auxiliary variables around a cycle, neighbours different, none equal to p:
+    // p = 1 leaves them two values, and an odd cycle cannot alternate two, which only
+    // decisions on them find (one of them then becomes the last conflict's variable).
+    // The search must still fix p before branching on that variable again: below a
+    // decision on it, the other variables' part of the tree is cut after each solution,
+    // and the first auxiliary variable at 1 rules out p = 5.
+    let mut m = Model::new();
+    let p = m.new_var_from_values(&[1, 4, 5]).expect("a variable");
+    let aux: Vec<VarId> = (0..5)
+        .map(|_| m.new_var(1..=3).expect("a variable"))
+        .collect();
+    for (i, &a) in aux.iter().enumerate() {
+        m.not_equal(a, p).expect("a constraint");
+        m.not_equal(a, aux[(i + 1) % aux.len()])
+            .expect("a constraint");
+    }
+    m.not_equal_offset(aux[0], p, -4).expect("a constraint");
+    for last_conflict in [LastConflict::Ignore, LastConflict::BranchFirst] {
+        let mut solver = Solver::new(&m);
+        solver
+            .set_last_conflict(last_conflict)
+            .set_projection(Some(&[p]))
+            .expect("a variable of the model");
+        let met: Vec<i32> = solver.solutions().map(|s| s.value(p)).collect();
+        assert_eq!(met, vec![4, 5], "{last_conflict:?}");
+        assert!(solver.stats().failures > 0, "p = 1 fails only below it");
+    }
+    // Without the projection, p = 4 with the 30 proper colourings of a five-cycle in
+    // three colours, and p = 5 with the 20 of them whose first colour is not 1.
+    assert_eq!(Solver::new(&m).count(None).count, 50);
 }

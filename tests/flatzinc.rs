@@ -255,6 +255,28 @@ fn the_command_prints_solutions_and_the_search_status() {
 }
 
 #[test]
+fn every_solution_is_printed_once_whatever_the_variables_not_printed() {
+    // y is an introduced variable that nothing fixes once x is: each x would otherwise
+    // be printed once for every value y can take beside it.
+    let text = b"var 1..3: x :: output_var;\nvar 1..4: y :: var_is_introduced;\n\
+                 constraint int_ne(x, y);\nsolve satisfy;\n";
+    for threads in ["1", "2"] {
+        let all = run_with_stdin(&["fzn", "-", "-a", "-p", threads], text);
+        assert_eq!(
+            String::from_utf8_lossy(&all.stdout),
+            "x = 1;\n----------\nx = 2;\n----------\nx = 3;\n----------\n==========\n",
+            "{threads} threads"
+        );
+        let two = run_with_stdin(&["fzn", "-", "-n", "2", "-p", threads], text);
+        assert_eq!(
+            String::from_utf8_lossy(&two.stdout),
+            "x = 1;\n----------\nx = 2;\n----------\n",
+            "{threads} threads"
+        );
+    }
+}
+
+#[test]
 fn the_command_optimises_with_statistics() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),

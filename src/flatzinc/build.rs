@@ -122,6 +122,15 @@ impl Built {
         }
     }
 
+    /// Every variable the outputs print, in the order of the outputs: what tells two
+    /// printed solutions apart (see [`Solver::set_projection`](crate::Solver::set_projection)).
+    pub fn output_vars(&self) -> Vec<VarId> {
+        self.outputs
+            .iter()
+            .flat_map(|o| o.vars.iter().copied())
+            .collect()
+    }
+
     /// The solution as FlatZinc prints it: `name = value;` per output, arrays as
     /// `arrayNd(index sets, [values])`.
     pub fn format(&self, solution: &Solution) -> String {

@@ -95,15 +95,34 @@ struct Strategy {
     solution_guided: bool,
     /// The search plan's phases, branched on before the rest of the variables.
     phases: Arc<[PlanPhase]>,
-    /// Whether the choice goes through [`Solver::choose_by_scan`]: a search plan, or a
-    /// variable order with no fast path.
+    /// The variables that tell solutions apart, if not all of them (see
+    /// [`Solver::set_projection`]).
+    projection: Option<Projection>,
+    /// Whether the choice goes through [`Solver::choose_by_scan`]: a search plan, a
+    /// projection, or a variable order with no fast path.
     scanning: bool,
 }
 
 impl Strategy {
     fn update_scanning(&mut self) {
-        self.scanning = !self.phases.is_empty() || self.variable_order.is_plain_scan();
+        self.scanning = !self.phases.is_empty()
+            || self.projection.is_some()
+            || self.variable_order.is_plain_scan();
     }
+
+    /// Whether `var` tells solutions apart: every variable does without a projection.
+    fn projects(&self, var: usize) -> bool {
+        self.projection
+            .as_ref()
+            .is_none_or(|p| p.member.get(var).copied().unwrap_or(false))
+    }
+}
+
+/// The variables a projection keeps, as a list and as a membership table.
+#[derive(Clone, Debug)]
+struct Projection {
+    vars: Arc<[u32]>,
+    member: Arc<[bool]>,
 }
 
 /// A [`SearchPhase`] as the search reads it.
@@ -264,6 +283,7 @@ impl Solver {
                 solution_guided: false,
                 last_conflict: LastConflict::default(),
                 phases: Arc::from([]),
+                projection: None,
                 scanning: false,
             },
             objective: model.objective(),
@@ -348,6 +368,54 @@ impl Solver {
                 value_order: p.value_order,
             })
             .collect();
+        self.strategy.update_scanning();
+        Ok(self)
+    }
+
+    /// Tells solutions apart by `vars` alone (`None`: by every variable, the default).
+    /// Enumerating and counting then meet each assignment of `vars` that some solution
+    /// extends once, with one such solution: the search branches on `vars` first (the
+    /// search plan's phases and the variable order choosing among them), and once they
+    /// are all fixed looks for one extension to the other variables, then goes back to
+    /// the last decision on `vars`. For auxiliary variables that a model's constraints
+    /// leave free (a FlatZinc model's introduced variables), which would otherwise
+    /// repeat each solution once for every value they can take.
+    ///
+    /// ```
+    /// use bitcsp::{Model, Solver};
+    /// let mut m = Model::new();
+    /// let x = m.new_var(1..=3)?;
+    /// let free = m.new_var(1..=4)?;
+    /// m.not_equal(x, free)?;
+    /// let mut solver = Solver::new(&m);
+    /// assert_eq!(solver.count(None).count, 9);
+    /// solver.set_projection(Some(&[x]))?;
+    /// assert_eq!(solver.count(None).count, 3);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`ModelError::UnknownVariable`] for a variable beyond this solver's model (the
+    /// projection is then left as it was).
+    pub fn set_projection(&mut self, vars: Option<&[VarId]>) -> Result<&mut Self, ModelError> {
+        let count = self.engine.store.num_vars();
+        let Some(vars) = vars else {
+            self.strategy.projection = None;
+            self.strategy.update_scanning();
+            return Ok(self);
+        };
+        if let Some(&var) = vars.iter().find(|v| v.index() >= count) {
+            return Err(ModelError::UnknownVariable { var, count });
+        }
+        let mut member = vec![false; count];
+        for v in vars {
+            member[v.index()] = true;
+        }
+        let kept: Arc<[u32]> = (0..count as u32).filter(|&v| member[v as usize]).collect();
+        self.strategy.projection = Some(Projection {
+            vars: kept,
+            member: member.into(),
+        });
         self.strategy.update_scanning();
         Ok(self)
     }
@@ -1105,6 +1173,7 @@ impl Solver {
             }
             Phase::AtSolution => {
                 self.phase = Phase::Running;
+                self.leave_extension();
                 if !self.backtrack() {
                     return Pause::Exhausted;
                 }
@@ -1439,7 +1508,9 @@ impl Solver {
         self.begin_search();
         self.phase = Phase::Running;
         self.propagate_root_within(budget)?;
-        let Some(var) = self.choose() else {
+        // A split on a variable outside the projection would give two parts the same
+        // solutions: such a part is left whole.
+        let Some(var) = self.choose().filter(|&v| self.strategy.projects(v)) else {
             return Ok(None);
         };
         // The split lists values: a split order lists them in its direction.
@@ -1512,6 +1583,22 @@ impl Solver {
         false
     }
 
+    /// After a solution under a projection: undoes the decisions on variables outside it
+    /// without trying their other values (another extension of the same projected values
+    /// would be the same solution). Those decisions are the deepest, since the search
+    /// fixes the projection's variables first.
+    fn leave_extension(&mut self) {
+        while let Some(frame) = self.stack.last() {
+            if self.strategy.projects(frame.var as usize) {
+                return;
+            }
+            // The values left untried count as explored.
+            self.tracking.explored += frame.weight - frame.weight / f64::from(frame.values);
+            self.stack.pop();
+            self.close_level();
+        }
+    }
+
     /// The variable to branch on next, or `None` when every variable is fixed: the search
     /// plan's choice while a phase has an unfixed variable, else the solver's own.
     #[inline]
@@ -1555,6 +1642,11 @@ impl Solver {
     #[cold]
     #[inline(never)]
     fn choose_by_scan(&self) -> Option<usize> {
+        if let Some(projection) = &self.strategy.projection {
+            if let Some(var) = self.choose_projected(projection) {
+                return Some(var);
+            }
+        }
         let store = &self.engine.store;
         let weights = &self.learning.conflict_weights;
         let in_plan = self.strategy.phases.iter().find_map(|phase| {
@@ -1570,6 +1662,32 @@ impl Solver {
         }
         self.open_culprit()
             .or_else(|| select_among(store, &self.info, order, weights, 0..store.num_vars()))
+    }
+
+    /// [`choose_by_scan`](Self::choose_by_scan) among the variables of a projection,
+    /// which are all fixed before any other is branched on: the plan's phases, then the
+    /// last failed decision's variable, then the solver's order; `None` when they are all
+    /// fixed.
+    fn choose_projected(&self, projection: &Projection) -> Option<usize> {
+        let store = &self.engine.store;
+        let weights = &self.learning.conflict_weights;
+        let kept = |v: &&u32| projection.member[**v as usize];
+        let in_plan = self.strategy.phases.iter().find_map(|phase| {
+            let candidates = phase.vars.iter().filter(kept).map(|&v| v as usize);
+            select_among(store, &self.info, phase.variable_order, weights, candidates)
+        });
+        in_plan
+            .or_else(|| self.open_culprit().filter(|&x| projection.member[x]))
+            .or_else(|| {
+                let candidates = projection.vars.iter().map(|&v| v as usize);
+                select_among(
+                    store,
+                    &self.info,
+                    self.strategy.variable_order,
+                    weights,
+                    candidates,
+                )
+            })
     }
 
     /// The last failed decision's variable while it is unfixed

@@ -133,6 +133,12 @@ fn satisfy(
     let limit = settings
         .solutions
         .unwrap_or(if settings.all { u64::MAX } else { 1 });
+    if limit > 1 {
+        // Solutions that print the same are one solution: the introduced variables that
+        // MiniZinc's flattening leaves free would repeat each of them many times over.
+        let projected = solver.set_projection(Some(&built.output_vars())).is_ok();
+        debug_assert!(projected, "the outputs are variables of the model");
+    }
     let mut found = 0u64;
     let mut result = Ok(());
     let mut print = |s: &Solution| {
