@@ -412,7 +412,8 @@ impl Solver {
             member[v.index()] = true;
         }
         let kept: Arc<[u32]> = (0..count as u32).filter(|&v| member[v as usize]).collect();
-        self.strategy.projection = Some(Projection {
+        // A projection onto every variable is none, and keeps the fast paths.
+        self.strategy.projection = (kept.len() < count).then(|| Projection {
             vars: kept,
             member: member.into(),
         });

@@ -1,0 +1,254 @@
+//! bitcsp against Gecode on random small MiniZinc models: integer and Boolean variables,
+//! arithmetic (`div`, `mod`, `pow`, `min`, `max`, `abs`), comparisons, reification and
+//! Boolean connectives, `element`, `table`, `count`, `all_different`, `increasing`,
+//! `all_equal`; a third of them optimising. Both solvers run through `minizinc`, so the
+//! flattening is MiniZinc's with each solver's own library of globals. A satisfaction
+//! model's solutions (`-a`, as sets of printed assignments, on one and on two threads)
+//! and an optimisation's optimum must be the same from both.
+//!
+//! `cargo run --release -p bitcsp-compare --bin minizinc_fuzz -- [--models N] [--seed S]`
+//!
+//! Needs `minizinc` with Gecode, and bitcsp installed as a MiniZinc solver (`bitcsp fzn
+//! --install`). Prints each model on which the answers differ, with its text; the exit
+//! status is 1 if any does.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// A small seeded generator (SplitMix64).
+struct Random(u64);
+
+impl Random {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `low..=high`.
+    fn range(&mut self, low: i64, high: i64) -> i64 {
+        low + (self.next() % (high - low + 1) as u64) as i64
+    }
+
+    /// True with probability `percent` %.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+
+    /// `k` distinct items of `items` (all of them if there are fewer).
+    fn sample(&mut self, items: &[String], k: usize) -> Vec<String> {
+        let mut pool = items.to_vec();
+        let mut out = Vec::new();
+        while out.len() < k && !pool.is_empty() {
+            let i = (self.next() % pool.len() as u64) as usize;
+            out.push(pool.swap_remove(i));
+        }
+        out
+    }
+}
+
+/// An integer expression over `ints`.
+fn expression(r: &mut Random, ints: &[String], depth: u32) -> String {
+    if depth > 2 || r.chance(30) {
+        return if r.chance(80) {
+            r.pick(ints).clone()
+        } else {
+            r.range(-3, 3).to_string()
+        };
+    }
+    let a = expression(r, ints, depth + 1);
+    let b = expression(r, ints, depth + 1);
+    match r.range(0, 8) {
+        0 => format!("abs({a})"),
+        1 => format!("min({a}, {b})"),
+        2 => format!("max({a}, {b})"),
+        3 => format!("pow({a}, {})", r.range(0, 2)),
+        4 => format!("({a} div {})", r.pick(&[2, 3, -2])),
+        5 => format!("({a} mod {})", r.pick(&[2, 3, -2])),
+        6 => format!("({a} * {b})"),
+        7 => format!("({a} - {b})"),
+        _ => format!("({a} + {b})"),
+    }
+}
+
+/// A constraint over `ints` and `bools`.
+fn constraint(r: &mut Random, ints: &[String], bools: &[String], depth: u32) -> String {
+    let list = |r: &mut Random, k: usize| r.sample(ints, k).join(", ");
+    let k = r.range(0, 99);
+    match k {
+        0..=24 if depth < 2 => {
+            let op = r.pick(&["/\\", "\\/", "->", "<->", "xor"]);
+            let a = constraint(r, ints, bools, depth + 1);
+            let b = constraint(r, ints, bools, depth + 1);
+            format!("({a} {op} {b})")
+        }
+        25..=34 if !bools.is_empty() => {
+            let b = r.pick(bools).clone();
+            if r.chance(50) {
+                b
+            } else {
+                format!("not {b}")
+            }
+        }
+        35..=44 => {
+            let global = r.pick(&["all_different", "increasing", "decreasing", "all_equal"]);
+            let n = r.range(2, 4) as usize;
+            format!("{global}([{}])", list(r, n))
+        }
+        45..=51 => {
+            let xs = list(r, 3);
+            let relation = r.pick(&["=", "<=", ">="]);
+            format!(
+                "count([{xs}], {}) {relation} {}",
+                r.range(-2, 2),
+                r.range(0, 2)
+            )
+        }
+        52..=57 => {
+            let xs = list(r, 3);
+            format!("{} = [{xs}][{}]", r.pick(ints), r.pick(ints))
+        }
+        58..=63 if !bools.is_empty() => {
+            let b = r.pick(bools).clone();
+            let relation = r.pick(&["<", "=", "!="]);
+            let (x, y) = (expression(r, ints, 0), expression(r, ints, 0));
+            format!("{b} <-> ({x} {relation} {y})")
+        }
+        64..=69 => {
+            let xs = list(r, 2);
+            let rows: Vec<String> = (0..r.range(1, 5))
+                .map(|_| format!("{},{}", r.range(-3, 3), r.range(-3, 3)))
+                .collect();
+            format!("table([{xs}], [|{}|])", rows.join("|"))
+        }
+        _ => {
+            let relation = r.pick(&["<", "<=", "=", "!=", ">=", ">"]);
+            let (x, y) = (expression(r, ints, 0), expression(r, ints, 0));
+            format!("{x} {relation} {y}")
+        }
+    }
+}
+
+/// The text of random model `seed`, and whether it optimises.
+fn model(seed: u64) -> (String, bool) {
+    let mut r = Random(seed);
+    let ints: Vec<String> = (0..r.range(2, 5)).map(|i| format!("x{i}")).collect();
+    let bools: Vec<String> = (0..r.range(0, 2)).map(|i| format!("b{i}")).collect();
+    let mut text = String::from("include \"globals.mzn\";\n");
+    for x in &ints {
+        text += &format!("var {}..{}: {x};\n", r.range(-3, 0), r.range(0, 3));
+    }
+    for b in &bools {
+        text += &format!("var bool: {b};\n");
+    }
+    for _ in 0..r.range(1, 4) {
+        text += &format!("constraint {};\n", constraint(&mut r, &ints, &bools, 0));
+    }
+    let optimises = r.chance(30);
+    if optimises {
+        let sense = r.pick(&["minimize", "maximize"]);
+        text += &format!("solve {sense} {};\n", expression(&mut r, &ints, 0));
+    } else {
+        text += "solve satisfy;\n";
+    }
+    (text, optimises)
+}
+
+/// What a solver answered, in a form two solvers' answers compare in: the set of printed
+/// solutions and final status lines, or the last objective and status.
+fn answer(solver: &str, extra: &[&str], path: &Path, optimises: bool) -> Result<String, String> {
+    let mut command = Command::new("minizinc");
+    command.args(["--solver", solver]).args(extra);
+    if solver == "gecode" {
+        command.args(["-G", "std"]);
+    }
+    if optimises {
+        command.arg("--output-objective");
+    } else {
+        command.arg("-a");
+    }
+    let output = command
+        .args(["-t", "20000"])
+        .arg(path)
+        .output()
+        .map_err(|e| format!("minizinc: {e}"))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    let kept = |l: &&str| {
+        ["x", "b", "_objective", "-----", "====="]
+            .iter()
+            .any(|p| l.starts_with(p))
+    };
+    let lines: Vec<&str> = text.lines().filter(kept).collect();
+    if optimises {
+        let last: Vec<&str> = lines
+            .iter()
+            .rev()
+            .filter(|l| l.starts_with("_objective") || l.starts_with("====="))
+            .take(2)
+            .copied()
+            .collect();
+        return Ok(last.join("\n"));
+    }
+    let mut blocks = BTreeSet::new();
+    let mut current = Vec::new();
+    for line in lines {
+        if line.starts_with("-----") {
+            blocks.insert(current.join("\n"));
+            current.clear();
+        } else if line.starts_with("=====") {
+            blocks.insert(line.to_string());
+        } else {
+            current.push(line);
+        }
+    }
+    Ok(blocks.into_iter().collect::<Vec<_>>().join("\n##\n"))
+}
+
+fn arg(name: &str) -> Option<u64> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == name)?;
+    args.get(at + 1)?.parse().ok()
+}
+
+fn main() -> ExitCode {
+    let models = arg("--models").unwrap_or(200);
+    let seed = arg("--seed").unwrap_or(1);
+    if Command::new("minizinc").arg("--version").output().is_err() {
+        eprintln!("minizinc_fuzz: needs minizinc (with Gecode) on the PATH");
+        return ExitCode::FAILURE;
+    }
+    let path = std::env::temp_dir().join(format!("bitcsp-fuzz-{}.mzn", std::process::id()));
+    let mut differing = 0;
+    for k in 0..models {
+        let (text, optimises) = model(seed.wrapping_mul(1_000_003).wrapping_add(k));
+        if let Err(e) = std::fs::write(&path, &text) {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        let theirs = answer("gecode", &[], &path, optimises);
+        let ours = answer("bitcsp", &[], &path, optimises);
+        let ours_two = answer("bitcsp", &["-p", "2"], &path, optimises);
+        match (theirs, ours, ours_two) {
+            (Ok(a), Ok(b), Ok(c)) if a == b && b == c => {}
+            (a, b, c) => {
+                differing += 1;
+                println!("model {k} (seed {seed}): answers differ\n{text}");
+                println!("gecode:\n{a:?}\nbitcsp:\n{b:?}\nbitcsp -p 2:\n{c:?}\n");
+            }
+        }
+    }
+    let _ = std::fs::remove_file(&path);
+    println!("{models} models, {differing} with answers that differ");
+    if differing == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
