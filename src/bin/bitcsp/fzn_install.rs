@@ -22,7 +22,7 @@ macro_rules! library_file {
 }
 
 /// The library of globals kept native, as `(file name, text)`.
-const LIBRARY: [(&str, &str); 10] = [
+const LIBRARY: [(&str, &str); 11] = [
     library_file!("fzn_all_different_int.mzn"),
     library_file!("fzn_among.mzn"),
     library_file!("fzn_circuit.mzn"),
@@ -32,6 +32,7 @@ const LIBRARY: [(&str, &str); 10] = [
     library_file!("fzn_global_cardinality_low_up.mzn"),
     library_file!("fzn_table_bool.mzn"),
     library_file!("fzn_table_int.mzn"),
+    library_file!("fzn_value_precede_int_reif.mzn"),
     library_file!("redefinitions.mzn"),
 ];
 
