@@ -4,14 +4,19 @@
 //! `all_equal`, and other globals (lexicographic order, `inverse`, `global_cardinality`,
 //! `nvalue`, `among`, `circuit`, `cumulative`, `maximum`, `minimum`,
 //! `alldifferent_except_0`, `value_precede`, `member`), alone or inside connectives; a
-//! third of the models optimising. Both solvers run through `minizinc`, so the
+//! third of the models optimising. With `--more`, a third grammar adds scheduling,
+//! packing and sorting globals (`disjunctive`, `diffn`, `bin_packing_load`,
+//! `bin_packing_capa`, `knapsack`, `sort`, `arg_max`, `arg_min`, `subcircuit`,
+//! `sliding_sum`, `regular`, `count` with a variable value, `strictly_increasing`),
+//! Boolean clauses, sums and conditionals, up to three Booleans, and a random search
+//! annotation on the solve item, which must not change the answer. Both solvers run through `minizinc`, so the
 //! flattening is MiniZinc's with each solver's own library of globals. A satisfaction
 //! model's solutions (`-a`, as sets of printed assignments, on one and on two threads)
 //! and an optimisation's optimum must be the same from both, whenever both answer within
 //! the time limit; a model only one side answers is printed too.
 //!
 //! `cargo run --release -p bitcsp-compare --bin minizinc_fuzz -- [--models N] [--seed S]
-//! [--span K] [--limit SECONDS]`: the variables' bounds are drawn from `-K..=0` and
+//! [--span K] [--limit SECONDS] [--more] [--print K]`: the variables' bounds are drawn from `-K..=0` and
 //! `0..=K` (default 3; 70 and more give domains wider than a 64-bit word, and most
 //! satisfaction models then have too many solutions to list within the time limit, 20 s
 //! a run by default).
@@ -87,19 +92,20 @@ fn expression(r: &mut Random, ints: &[String], depth: u32) -> String {
 }
 
 /// A constraint over `ints` and `bools`.
-fn constraint(r: &mut Random, ints: &[String], bools: &[String], depth: u32) -> String {
+fn constraint(r: &mut Random, ints: &[String], bools: &[String], depth: u32, more: bool) -> String {
     let list = |r: &mut Random, k: usize| r.sample(ints, k).join(", ");
     if r.chance(20) {
-        return global(r, ints);
+        return global(r, ints, more);
     }
     let k = r.range(0, 99);
     match k {
         0..=24 if depth < 2 => {
             let op = r.pick(&["/\\", "\\/", "->", "<->", "xor"]);
-            let a = constraint(r, ints, bools, depth + 1);
-            let b = constraint(r, ints, bools, depth + 1);
+            let a = constraint(r, ints, bools, depth + 1, more);
+            let b = constraint(r, ints, bools, depth + 1, more);
             format!("({a} {op} {b})")
         }
+        25..=29 if more && !bools.is_empty() => boolean(r, ints, bools),
         25..=34 if !bools.is_empty() => {
             let b = r.pick(bools).clone();
             if r.chance(50) {
@@ -147,8 +153,11 @@ fn constraint(r: &mut Random, ints: &[String], bools: &[String], depth: u32) -> 
     }
 }
 
-/// One of MiniZinc's other globals over `ints`.
-fn global(r: &mut Random, ints: &[String]) -> String {
+/// One of MiniZinc's other globals over `ints` (with `more`, the third grammar's too).
+fn global(r: &mut Random, ints: &[String], more: bool) -> String {
+    if more && r.chance(50) {
+        return scheduling_or_packing(r, ints);
+    }
     let list = |r: &mut Random, k: usize| r.sample(ints, k).join(", ");
     let constants = |r: &mut Random, k: usize, low: i64, high: i64| {
         (0..k)
@@ -198,12 +207,164 @@ fn global(r: &mut Random, ints: &[String]) -> String {
     }
 }
 
+/// A Boolean constraint of the third grammar: clauses, sums of Booleans, Booleans in
+/// integer terms, conditionals, and lexicographic order on Booleans.
+fn boolean(r: &mut Random, ints: &[String], bools: &[String]) -> String {
+    let literal = |r: &mut Random| {
+        let b = r.pick(bools).clone();
+        if r.chance(50) {
+            b
+        } else {
+            format!("not {b}")
+        }
+    };
+    let n = r.range(1, 3) as usize;
+    let literals: Vec<String> = (0..n).map(|_| literal(r)).collect();
+    match r.range(0, 5) {
+        0 => format!("exists([{}])", literals.join(", ")),
+        1 => format!("forall([{}])", literals.join(", ")),
+        2 => format!(
+            "sum([{}]) {} {}",
+            r.sample(bools, 3).join(", "),
+            r.pick(&["=", "<=", ">="]),
+            r.range(0, 2)
+        ),
+        3 => format!(
+            "{} = bool2int({}) + {}",
+            r.pick(ints),
+            literal(r),
+            expression(r, ints, 1)
+        ),
+        4 => format!(
+            "{} = if {} then {} else {} endif",
+            r.pick(ints),
+            literal(r),
+            expression(r, ints, 1),
+            expression(r, ints, 1)
+        ),
+        _ => format!(
+            "lex_lesseq([{}], [{}])",
+            r.sample(bools, 2).join(", "),
+            r.sample(bools, 2).join(", ")
+        ),
+    }
+}
+
+/// A global of the third grammar over `ints`: scheduling, packing, sorting, automata,
+/// index-valued globals and counting.
+fn scheduling_or_packing(r: &mut Random, ints: &[String]) -> String {
+    let list = |r: &mut Random, k: usize| r.sample(ints, k).join(", ");
+    let constants = |r: &mut Random, k: usize, low: i64, high: i64| {
+        (0..k)
+            .map(|_| r.range(low, high).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match r.range(0, 13) {
+        0 => format!("disjunctive([{}], [{}])", list(r, 3), constants(r, 3, 0, 2)),
+        1 => format!(
+            "diffn([{}], [{}], [{}], [{}])",
+            list(r, 2),
+            list(r, 2),
+            constants(r, 2, 0, 2),
+            constants(r, 2, 0, 2)
+        ),
+        2 => format!(
+            "bin_packing_load([{}], [{}], [{}])",
+            list(r, 2),
+            list(r, 3),
+            constants(r, 3, 0, 2)
+        ),
+        3 => format!(
+            "bin_packing_capa([{}], [{}], [{}])",
+            constants(r, 2, 0, 3),
+            list(r, 3),
+            constants(r, 3, 0, 2)
+        ),
+        4 => format!(
+            "knapsack([{}], [{}], [{}], {}, {})",
+            constants(r, 2, 0, 2),
+            constants(r, 2, 0, 2),
+            list(r, 2),
+            r.pick(ints),
+            r.pick(ints)
+        ),
+        5 => format!("sort([{}], [{}])", list(r, 3), list(r, 3)),
+        6 => format!("arg_max([{}]) = {}", list(r, 3), r.pick(ints)),
+        7 => format!("arg_min([{}]) = {}", list(r, 3), r.pick(ints)),
+        8 => format!("subcircuit([{}])", list(r, 3)),
+        9 => format!(
+            "sliding_sum({}, {}, 2, [{}])",
+            r.range(-2, 1),
+            r.range(0, 3),
+            list(r, 3)
+        ),
+        10 => {
+            // A random automaton over the symbols 1..2 with three states, 0 the failing one.
+            let rows: Vec<String> = (0..3)
+                .map(|_| format!("{}, {}", r.range(0, 3), r.range(0, 3)))
+                .collect();
+            format!(
+                "regular([{}], 3, 2, [|{}|], 1, {{{}}})",
+                list(r, 3),
+                rows.join("|"),
+                constants(r, 2, 1, 3)
+            )
+        }
+        11 => format!(
+            "count([{}], {}) = {}",
+            list(r, 3),
+            r.pick(ints),
+            r.pick(ints)
+        ),
+        12 => format!("strictly_increasing([{}])", list(r, 2)),
+        _ => format!(
+            "{} = sum(i in 1..2)([{}][i] * {})",
+            r.pick(ints),
+            list(r, 2),
+            r.range(-2, 2)
+        ),
+    }
+}
+
+/// A search annotation for the solve item over `ints`, or none.
+fn annotation(r: &mut Random, ints: &[String]) -> String {
+    if r.chance(40) {
+        return String::new();
+    }
+    let vars = r.sample(ints, ints.len()).join(", ");
+    let choice = r.pick(&[
+        "input_order",
+        "first_fail",
+        "anti_first_fail",
+        "smallest",
+        "largest",
+        "occurrence",
+        "most_constrained",
+        "max_regret",
+        "dom_w_deg",
+    ]);
+    let value = r.pick(&[
+        "indomain_min",
+        "indomain_max",
+        "indomain_median",
+        "indomain_split",
+        "indomain_reverse_split",
+        "indomain_random",
+        "indomain",
+    ]);
+    format!(" :: int_search([{vars}], {choice}, {value})")
+}
+
 /// The text of random model `seed` with bounds within `-span..=span`, and whether it
 /// optimises.
-fn model(seed: u64, span: i64) -> (String, bool) {
+fn model(seed: u64, span: i64, more: bool) -> (String, bool) {
     let mut r = Random(seed);
     let ints: Vec<String> = (0..r.range(2, 5)).map(|i| format!("x{i}")).collect();
-    let bools: Vec<String> = (0..r.range(0, 2)).map(|i| format!("b{i}")).collect();
+    let most_bools = if more { 3 } else { 2 };
+    let bools: Vec<String> = (0..r.range(0, most_bools))
+        .map(|i| format!("b{i}"))
+        .collect();
     let mut text = String::from("include \"globals.mzn\";\n");
     for x in &ints {
         text += &format!("var {}..{}: {x};\n", r.range(-span, 0), r.range(0, span));
@@ -212,14 +373,23 @@ fn model(seed: u64, span: i64) -> (String, bool) {
         text += &format!("var bool: {b};\n");
     }
     for _ in 0..r.range(1, 4) {
-        text += &format!("constraint {};\n", constraint(&mut r, &ints, &bools, 0));
+        text += &format!(
+            "constraint {};\n",
+            constraint(&mut r, &ints, &bools, 0, more)
+        );
     }
     let optimises = r.chance(30);
+    let search = if more {
+        annotation(&mut r, &ints)
+    } else {
+        String::new()
+    };
     if optimises {
         let sense = r.pick(&["minimize", "maximize"]);
-        text += &format!("solve {sense} {};\n", expression(&mut r, &ints, 0));
+        let objective = expression(&mut r, &ints, 0);
+        text += &format!("solve{search} {sense} {objective};\n");
     } else {
-        text += "solve satisfy;\n";
+        text += &format!("solve{search} satisfy;\n");
     }
     (text, optimises)
 }
@@ -289,7 +459,16 @@ fn main() -> ExitCode {
     let models = arg("--models").unwrap_or(200);
     let seed = arg("--seed").unwrap_or(1);
     let span = arg("--span").map_or(3, |k| k.min(1000) as i64);
+    let more = std::env::args().any(|a| a == "--more");
     let limit_ms = (arg("--limit").unwrap_or(20).clamp(1, 3600) * 1000).to_string();
+    if let Some(k) = arg("--print") {
+        // The text of model k alone, to rerun or reduce a case by hand.
+        print!(
+            "{}",
+            model(seed.wrapping_mul(1_000_003).wrapping_add(k), span, more).0
+        );
+        return ExitCode::SUCCESS;
+    }
     if Command::new("minizinc").arg("--version").output().is_err() {
         eprintln!("minizinc_fuzz: needs minizinc (with Gecode) on the PATH");
         return ExitCode::FAILURE;
@@ -297,7 +476,7 @@ fn main() -> ExitCode {
     let path = std::env::temp_dir().join(format!("bitcsp-fuzz-{}.mzn", std::process::id()));
     let (mut differing, mut one_sided, mut neither) = (0, 0, 0);
     for k in 0..models {
-        let (text, optimises) = model(seed.wrapping_mul(1_000_003).wrapping_add(k), span);
+        let (text, optimises) = model(seed.wrapping_mul(1_000_003).wrapping_add(k), span, more);
         if let Err(e) = std::fs::write(&path, &text) {
             eprintln!("{}: {e}", path.display());
             return ExitCode::FAILURE;
