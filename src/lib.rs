@@ -50,6 +50,7 @@ mod bits;
 mod compiled;
 mod constraints;
 pub mod cover;
+mod difference_cycles;
 pub mod domain;
 mod error;
 mod interrupt;

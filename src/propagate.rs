@@ -10,6 +10,7 @@
 use std::sync::Arc;
 
 use crate::bits::{is_single, range_word, set_bits};
+use crate::difference_cycles::{negative_cycle, Difference};
 use crate::interrupt::Interruption;
 use crate::store::Store;
 
@@ -46,6 +47,9 @@ pub(crate) trait Propagate {
     fn keeps_changes(&self) -> bool;
     /// Narrows the domains of its variables.
     fn propagate(&self, engine: &mut Engine, scratch: &mut [u64]) -> Result<(), Conflict>;
+    /// Adds to `out` the differences it implies in the current domains, as constraint
+    /// `source` (see `difference_cycles`).
+    fn differences(&self, engine: &mut Engine, source: u32, out: &mut Vec<Difference>);
 }
 
 /// What a constraint must hear about a variable.
@@ -60,6 +64,13 @@ pub(crate) enum Event {
     /// Only the variable becoming fixed.
     Fix,
 }
+
+/// Runs of one propagation beyond which it checks for a cycle of differences
+/// ([`Engine::propagate`]), with as many again per constraint: a fixed point of a model
+/// seldom takes more than a few runs per constraint, and the check reads every constraint
+/// once.
+const CREEP_RUNS: u64 = 10_000;
+const CREEP_RUNS_PER_CONSTRAINT: u64 = 8;
 
 const NO_CONSTRAINT: u32 = u32::MAX;
 /// Never the running constraint.
@@ -448,6 +459,10 @@ impl Engine {
     ) -> Result<(), Conflict> {
         let mut result = Ok(());
         self.interruption.begin();
+        // A propagation this long, for the model's size, may be bounds creeping around a
+        // cycle of differences; the check runs again after twice as many runs each time.
+        let mut gap = CREEP_RUNS + CREEP_RUNS_PER_CONSTRAINT * constraints.len() as u64;
+        let mut check_at = self.propagations + gap;
         while let Some(c) = self.queue.pop() {
             self.current = c;
             self.propagations += 1;
@@ -457,6 +472,16 @@ impl Engine {
                 result = Err(conflict);
                 break;
             }
+            if self.propagations == check_at {
+                gap = gap.saturating_mul(2);
+                check_at = check_at.saturating_add(gap);
+                if let Some(source) = self.difference_cycle(constraints) {
+                    self.failed = source;
+                    self.queue.clear();
+                    result = Err(Conflict);
+                    break;
+                }
+            }
             if self.interruption.tick() {
                 self.queue.clear();
                 result = Err(Conflict);
@@ -465,6 +490,18 @@ impl Engine {
         }
         self.current = NO_CONSTRAINT;
         result
+    }
+
+    /// A constraint on a cycle of differences that adds up below zero, if the
+    /// differences the constraints imply in the current domains hold one.
+    #[cold]
+    #[inline(never)]
+    fn difference_cycle(&mut self, constraints: &[impl Propagate]) -> Option<u32> {
+        let mut differences = Vec::new();
+        for (c, constraint) in constraints.iter().enumerate() {
+            constraint.differences(self, c as u32, &mut differences);
+        }
+        negative_cycle(&differences)
     }
 
     /// The constraint whose run failed since the last call, if any (cleared by the call).

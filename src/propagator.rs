@@ -145,6 +145,47 @@ pub trait Propagator: fmt::Debug + Send + Sync {
     /// # Errors
     /// [`Conflict`] when the current domains hold no solution of the constraint.
     fn propagate(&self, domains: &mut Domains<'_>) -> Result<(), Conflict>;
+
+    /// Adds to `out` the differences it enforces in the current `domains`, each `(x, y,
+    /// c)` standing for `x − y ≤ c` (none by default). Bounds reasoning on a cycle of
+    /// differences that add up below zero (`x < y` and `y < x`) fails only once the bounds
+    /// have crept across the whole domain, one step a run; when one propagation runs far
+    /// longer than the model's size explains, the engine looks for such a cycle among the
+    /// differences its constraints report, and fails at once if it finds one. A
+    /// propagator that orders or offsets variables with wide domains should report them.
+    ///
+    /// ```
+    /// use bitcsp::{Conflict, Domains, Model, Propagator, Solver, VarId};
+    ///
+    /// /// `x < y`, on bounds.
+    /// #[derive(Debug)]
+    /// struct Before([VarId; 2]);
+    ///
+    /// impl Propagator for Before {
+    ///     fn name(&self) -> &str { "before" }
+    ///     fn vars(&self) -> &[VarId] { &self.0 }
+    ///     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
+    ///         let [x, y] = self.0;
+    ///         d.set_min(y, d.min(x).saturating_add(1))?;
+    ///         d.set_max(x, d.max(y).saturating_sub(1))
+    ///     }
+    ///     fn differences(&self, _: &Domains<'_>, out: &mut Vec<(VarId, VarId, i64)>) {
+    ///         out.push((self.0[0], self.0[1], -1));
+    ///     }
+    /// }
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.new_var(i32::MIN..=i32::MAX)?;
+    /// let y = m.new_var(i32::MIN..=i32::MAX)?;
+    /// m.post(Before([x, y]))?;
+    /// m.post(Before([y, x]))?;
+    /// // Without the differences, this would run for billions of steps.
+    /// assert!(Solver::new(&m).solve().solution().is_none());
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    fn differences(&self, domains: &Domains<'_>, out: &mut Vec<(VarId, VarId, i64)>) {
+        let _ = (domains, out);
+    }
 }
 
 /// The current domains, as a propagator reads and narrows them.

@@ -567,3 +567,110 @@ fn search_annotations_become_a_plan() {
     // y first, at its largest, then x at its largest left, then p at false.
     assert_eq!(first.as_deref(), Some("x = 2;\ny = 3;\np = false;\n"));
 }
+
+/// The value of `name = V;` in a printed solution.
+fn printed_int(block: &str, name: &str) -> i32 {
+    let prefix = format!("{name} = ");
+    let line = block
+        .lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no {name} in {block}"));
+    let value = &line[prefix.len()..line.len() - 1];
+    match value {
+        "true" => 1,
+        "false" => 0,
+        v => v.parse().expect("an integer"),
+    }
+}
+
+#[test]
+fn a_job_shop_with_start_times_of_no_declared_bounds_is_proved_optimal() {
+    // MiniZinc leaves `var int` start times unbounded: a search that orders three tasks
+    // of one machine in a cycle must fail at once, not after their bounds crept across
+    // the whole `i32` (see `tests/wide_domains.rs` for the engine's side).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/flatzinc/jobshop_unbounded.fzn"
+    );
+    let out = run(&["fzn", path, "-t", "20000"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with("----------\n==========\n"), "{text}");
+    let last = text.rsplit("----------").nth(1).expect("a solution");
+    assert_eq!(printed_int(last, "makespan"), 12);
+    // s = array2d(1..4, 1..3, [...]); checked against the model's rules.
+    let starts: Vec<i32> = last
+        .split('[')
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .expect("the start times")
+        .split(", ")
+        .map(|v| v.parse().expect("a start time"))
+        .collect();
+    let durations = [3, 2, 2, 2, 1, 4, 4, 3, 1, 2, 2, 3];
+    let machines = [1, 2, 3, 2, 1, 3, 3, 2, 1, 1, 3, 2];
+    for t in 0..12 {
+        assert!(starts[t] >= 0 && starts[t] + durations[t] <= 12, "task {t}");
+        if t % 3 > 0 {
+            assert!(
+                starts[t - 1] + durations[t - 1] <= starts[t],
+                "job order at {t}"
+            );
+        }
+        for u in t + 1..12 {
+            let apart =
+                starts[t] + durations[t] <= starts[u] || starts[u] + durations[u] <= starts[t];
+            assert!(
+                machines[t] != machines[u] || apart,
+                "tasks {t} and {u} overlap"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_reified_sliding_sum_over_unbounded_partial_sums_lists_every_solution() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/flatzinc/sliding_sum_reified.fzn"
+    );
+    // The FlatZinc's solutions by brute force (the model's text is at the head of the
+    // file). MiniZinc decomposes the sliding sum inside the disjunction with partial sums
+    // that nothing defines there, so the flattened disjunct can always be made true (a
+    // partial sum far off breaks a window and the definitions at once): the second
+    // constraint holds whatever the values, as Gecode finds on the same file too.
+    let mut expected = std::collections::BTreeSet::new();
+    for x0 in -3..=2 {
+        for x1 in -3..=3 {
+            for x2 in -2i32..=2 {
+                for b0 in 0..=1 {
+                    for b1 in 0..=1 {
+                        let xs = [x2, x1, x0];
+                        let element = (1..=3).contains(&x2) && x0 == xs[x2 as usize - 1];
+                        let sorted = x0 <= x1 && x1 <= x2;
+                        let count = [x1, x0, x2].iter().filter(|&&v| v == -2).count() >= 2;
+                        let conditional = x2 == if b0 == 1 { x2 } else { x2 * x0 };
+                        if element && (sorted || count) && conditional {
+                            expected.insert([x0, x1, x2, b0, b1]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(!expected.is_empty());
+    let out = run(&["fzn", path, "-a", "-t", "20000"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.ends_with("----------\n==========\n"), "{text}");
+    let printed: Vec<[i32; 5]> = text
+        .split("----------\n")
+        .filter(|block| block.contains("x0 = "))
+        .map(|block| ["x0", "x1", "x2", "b0", "b1"].map(|name| printed_int(block, name)))
+        .collect();
+    assert_eq!(printed.len(), expected.len(), "each solution once");
+    assert_eq!(
+        printed
+            .into_iter()
+            .collect::<std::collections::BTreeSet<_>>(),
+        expected
+    );
+}

@@ -9,7 +9,14 @@ use std::path::Path;
 
 /// The layers, bottom first.
 const LAYERS: &[&[&str]] = &[
-    &["bits", "interrupt", "xorshift", "trail", "var"],
+    &[
+        "bits",
+        "interrupt",
+        "xorshift",
+        "trail",
+        "var",
+        "difference_cycles",
+    ],
     &["error"],
     &["domain"],
     &["store"],

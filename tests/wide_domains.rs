@@ -3,7 +3,11 @@
 //! objectives over them.
 
 use bitcsp::domain::MAX_BITSET_SPAN;
-use bitcsp::{Domain, Model, Optimum, Relation, Restarts, SolveResult, Solver};
+use std::time::Duration;
+
+use bitcsp::{
+    Compare, Domain, Model, Optimum, Relation, Restarts, SolveResult, Solver, VariableOrder,
+};
 
 /// The cliff: 200 variables of 2^20 values under all-different. The first
 /// solution takes one node per variable, with no failure.
@@ -194,4 +198,84 @@ fn guided_restarted_optimisation_over_wide_domains_proves_the_optimum() {
         other => panic!("{other:?} against {best:?}"),
     }
     assert!(solver.stats().restarts > 0);
+}
+
+/// Bounds reasoning alone climbs `x < y < z < x` one step a run across the whole `i32`;
+/// the cycle of differences adding up below zero fails it at once.
+#[test]
+fn orderings_that_close_a_cycle_fail_without_creeping_across_the_domain() {
+    let mut model = Model::new();
+    let x = model.new_vars(3, i32::MIN..=i32::MAX).unwrap();
+    model.require(x[0].less_than(x[1])).unwrap();
+    model.require(x[1].less_than(x[2])).unwrap();
+    // Closed through an equality with an offset: z + 5 = w, w ≤ x + 5.
+    let w = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    model.equal_offset(w, x[2], 5).unwrap();
+    model.require(w.at_most(x[0] + 5)).unwrap();
+    let mut solver = Solver::new(&model);
+    solver.set_time_limit(Some(Duration::from_secs(20)));
+    assert!(matches!(solver.solve(), SolveResult::Unsatisfiable));
+    let runs = solver.stats().propagations;
+    assert!(runs < 1_000_000, "{runs} propagator runs");
+}
+
+/// A job shop (four jobs of three tasks on three machines) whose start times have no
+/// declared bounds, as a textbook MiniZinc model leaves them: each pair of tasks on a
+/// machine is ordered by a reified ordering either way. The search's choices of
+/// orderings close cycles, which must fail at once for the optimum to be proved.
+#[test]
+fn a_job_shop_with_unbounded_start_times_proves_its_optimum() {
+    let durations = [[3, 2, 2], [2, 1, 4], [4, 3, 1], [2, 2, 3]];
+    let machines = [[0, 1, 2], [1, 0, 2], [2, 1, 0], [0, 2, 1]];
+    let mut model = Model::new();
+    let end = model.new_var(i32::MIN..=i32::MAX).unwrap();
+    let mut tasks = Vec::new();
+    for (job, row) in durations.iter().enumerate() {
+        let starts = model.new_vars(3, i32::MIN..=i32::MAX).unwrap();
+        for (k, &s) in starts.iter().enumerate() {
+            model.require(s.at_least(0)).unwrap();
+            model.require((s + row[k]).at_most(end)).unwrap();
+            if k > 0 {
+                model
+                    .require((starts[k - 1] + row[k - 1]).at_most(s))
+                    .unwrap();
+            }
+            tasks.push((s, row[k], machines[job][k]));
+        }
+    }
+    for (i, &(si, di, mi)) in tasks.iter().enumerate() {
+        for &(sj, dj, mj) in &tasks[i + 1..] {
+            if mi != mj {
+                continue;
+            }
+            let (before, after) = (model.new_bool().unwrap(), model.new_bool().unwrap());
+            model.reify(before.into(), (si + di).at_most(sj)).unwrap();
+            model.reify(after.into(), (sj + dj).at_most(si)).unwrap();
+            model.clause(&[before.into(), after.into()]).unwrap();
+        }
+    }
+    model.minimize(end).unwrap();
+    let mut solver = Solver::new(&model);
+    solver
+        .set_variable_order(VariableOrder::DomWdeg)
+        .set_time_limit(Some(Duration::from_secs(20)));
+    let Optimum::Optimal {
+        solution: best,
+        objective,
+    } = solver.optimize()
+    else {
+        panic!("the optimum is not proved: {:?}", solver.stats());
+    };
+    assert_eq!((objective, best.value(end)), (12, 12));
+    for (i, &(si, di, mi)) in tasks.iter().enumerate() {
+        let (a, b) = (best.value(si), best.value(si) + di);
+        assert!(a >= 0 && b <= 12, "task {i} at {a}..{b}");
+        for &(sj, dj, mj) in &tasks[i + 1..] {
+            let (c, d) = (best.value(sj), best.value(sj) + dj);
+            assert!(
+                mi != mj || b <= c || d <= a,
+                "{a}..{b} and {c}..{d} overlap"
+            );
+        }
+    }
 }

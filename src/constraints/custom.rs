@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use crate::difference_cycles::Difference;
 use crate::propagate::{Conflict, Engine, Event};
 use crate::propagator::{Cost, Domains, Propagator, Watch};
 
@@ -59,6 +60,20 @@ impl Custom {
                 return Ok(());
             }
         }
+    }
+
+    /// Adds to `out` the differences the user's propagator reports (see
+    /// `difference_cycles`), as constraint `source`.
+    pub(crate) fn differences(&self, engine: &mut Engine, source: u32, out: &mut Vec<Difference>) {
+        let mut pairs = Vec::new();
+        self.propagator
+            .differences(&Domains::new(engine, None), &mut pairs);
+        out.extend(pairs.into_iter().map(|(x, y, bound)| Difference {
+            x: x.index(),
+            y: y.index(),
+            bound,
+            source,
+        }));
     }
 
     /// Whether the engine keeps its changed variables (only "any change" watches record

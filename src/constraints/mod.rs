@@ -62,6 +62,7 @@ use table::Table;
 use wide_all_different::WideAllDifferent;
 use wide_member::WideMember;
 
+use crate::difference_cycles::Difference;
 use crate::posted::{Consistency, Offsets, Posted};
 use crate::propagate::{Conflict, Engine, Event, Propagate};
 use crate::store::Store;
@@ -106,6 +107,15 @@ impl Propagate for Constraint {
             Constraint::ReifiedLinear(c) => c.propagate(engine, scratch),
             Constraint::Knapsack(c) => c.propagate(engine, scratch),
             Constraint::Custom(c) => c.propagate(engine, scratch),
+        }
+    }
+
+    fn differences(&self, engine: &mut Engine, source: u32, out: &mut Vec<Difference>) {
+        match self {
+            Constraint::Linear(c) => c.differences(&engine.store, source, out),
+            Constraint::ReifiedLinear(c) => c.differences(&engine.store, source, out),
+            Constraint::Custom(c) => c.differences(engine, source, out),
+            _ => {}
         }
     }
 

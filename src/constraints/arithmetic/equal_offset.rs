@@ -39,6 +39,12 @@ impl Propagator for EqualOffset {
         let [x, y] = self.vars;
         equate(d, x, y, self.offset)
     }
+
+    fn differences(&self, _: &Domains<'_>, out: &mut Vec<(VarId, VarId, i64)>) {
+        let [x, y] = self.vars;
+        out.push((x, y, self.offset));
+        out.push((y, x, -self.offset));
+    }
 }
 
 /// Enforces `x = y + k`: each side keeps the values the other can match.

@@ -5,6 +5,7 @@
 //! times per search node there (`cargo bench --bench logic -- jobshop`).
 
 use crate::constraints::linear::{Linear, UNBOUNDED};
+use crate::difference_cycles::Difference;
 use crate::posted::{LinearRelation, Reification};
 use crate::propagate::{Conflict, Engine};
 use crate::store::Store;
@@ -72,6 +73,25 @@ impl ReifiedLinear {
             e.dispose_current();
         }
         Ok(())
+    }
+
+    /// Adds to `out` the differences the constraint implies in the current domains (see
+    /// `difference_cycles`), as constraint `source`: those of the relation or its
+    /// negation once `b` is fixed, none while it is open or for a disequality.
+    pub(crate) fn differences(&self, store: &Store, source: u32, out: &mut Vec<Difference>) {
+        let c = self.rhs;
+        let holds = match store.fixed_value(self.vars[0]) {
+            Some(1) => true,
+            Some(_) if self.kind == Reification::Full => false,
+            _ => return,
+        };
+        let (least, most) = match (self.relation, holds) {
+            (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => (c, c),
+            (LinearRelation::AtMost, true) => (-UNBOUNDED, c),
+            (LinearRelation::AtMost, false) => (c + 1, UNBOUNDED),
+            (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => return,
+        };
+        self.sum.differences_within(store, least, most, source, out);
     }
 
     /// Enforces the relation (`holds`) or its negation; true when the bounds then entail
@@ -150,5 +170,81 @@ impl ReifiedLinear {
             (Some(true), Reification::Full) => e.assign(b, 1).map(|()| true),
             _ => Ok(false),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::Domain;
+    use crate::xorshift::XorShift;
+
+    #[test]
+    fn the_differences_of_a_fixed_literal_hold_in_all_solutions_of_what_it_says() {
+        let mut random = XorShift(11);
+        let mut checked = 0;
+        for _ in 0..4_000 {
+            let bounds: Vec<(i32, i32)> = (0..3)
+                .map(|_| {
+                    let lo = random.below(7) as i32 - 3;
+                    (lo, lo + random.below(4) as i32)
+                })
+                .collect();
+            let b_value = random.below(2) as i32;
+            let mut domains: Vec<Domain> = bounds
+                .iter()
+                .map(|&(lo, hi)| Domain::range(lo..=hi).expect("a small range"))
+                .collect();
+            domains.push(Domain::range(b_value..=b_value).expect("a value"));
+            let store = Store::new(&domains);
+            let coeffs: Vec<i32> = (0..3).map(|_| random.below(5) as i32 - 2).collect();
+            let relation = *[
+                LinearRelation::Equal,
+                LinearRelation::NotEqual,
+                LinearRelation::AtMost,
+            ]
+            .get(random.below(3))
+            .expect("three relations");
+            let kind = if random.below(2) == 0 {
+                Reification::Full
+            } else {
+                Reification::Half
+            };
+            let rhs = random.below(9) as i64 - 4;
+            let c = ReifiedLinear::new(3, &[0, 1, 2], &coeffs, relation, rhs, kind, &store);
+            let mut found = Vec::new();
+            c.differences(&store, 0, &mut found);
+            for x in bounds[0].0..=bounds[0].1 {
+                for y in bounds[1].0..=bounds[1].1 {
+                    for z in bounds[2].0..=bounds[2].1 {
+                        let values = [x, y, z];
+                        let sum: i64 = values
+                            .iter()
+                            .zip(&coeffs)
+                            .map(|(&v, &a)| i64::from(v) * i64::from(a))
+                            .sum();
+                        let holds = match relation {
+                            LinearRelation::Equal => sum == rhs,
+                            LinearRelation::NotEqual => sum != rhs,
+                            LinearRelation::AtMost => sum <= rhs,
+                        };
+                        let solution = match (b_value, kind) {
+                            (1, _) => holds,
+                            (_, Reification::Full) => !holds,
+                            _ => true,
+                        };
+                        if !solution {
+                            continue;
+                        }
+                        for d in &found {
+                            let gap = i64::from(values[d.x]) - i64::from(values[d.y]);
+                            assert!(gap <= d.bound, "{relation:?} {coeffs:?} {rhs} b = {b_value} {kind:?}: {d:?} at {values:?}");
+                        }
+                    }
+                }
+            }
+            checked += found.len();
+        }
+        assert!(checked > 400, "{checked} differences checked");
     }
 }
