@@ -4,8 +4,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use bitcsp::{
-    coloring, queens, CountStatus, Model, Solver, StopReason, ValueOrder, ValueSymmetry, VarId,
-    VariableOrder,
+    coloring, queens, Compare, CountStatus, Model, Solver, StopReason, ValueOrder, ValueSymmetry,
+    VarId, VariableOrder,
 };
 use proptest::prelude::*;
 
@@ -225,4 +225,38 @@ proptest! {
         prop_assert_eq!(again, listed);
         prop_assert_eq!(Solver::new(&m).solve_parallel(2), Solver::new(&m).solve());
     }
+}
+
+/// A split lists the values of the variable it splits on, one part each: over a wide
+/// range that would be a hundred million parts, listed before any search (and past any
+/// limit). Such a variable is not split; the search is the sequential one.
+#[test]
+fn a_variable_of_a_hundred_million_values_is_not_split_value_by_value() {
+    let mut model = Model::new();
+    let x = model.new_var(0..=100_000_000).unwrap();
+    let y = model.new_var(0..=100_000_000).unwrap();
+    model.require((x + 7).at_most(y)).unwrap();
+    model.minimize(y).unwrap();
+    let sequential = Solver::new(&model).optimize();
+    let bitcsp::Optimum::Optimal { objective, .. } = &sequential else {
+        panic!("not proved: {sequential:?}");
+    };
+    assert_eq!(*objective, 7);
+    for threads in [2, 3] {
+        let mut solver = Solver::new(&model);
+        solver.set_time_limit(Some(std::time::Duration::from_secs(20)));
+        assert_eq!(
+            solver.optimize_parallel(threads),
+            sequential,
+            "{threads} threads"
+        );
+    }
+    let mut counting = Model::new();
+    let xs = counting.new_vars(2, 0..=100_000_000).unwrap();
+    counting.require(xs[0].less_than(xs[1])).unwrap();
+    counting.require(xs[1].at_most(3)).unwrap();
+    counting.require(xs[0].at_least(1)).unwrap();
+    let mut solver = Solver::new(&counting);
+    solver.set_time_limit(Some(std::time::Duration::from_secs(20)));
+    assert_eq!(solver.count_parallel(None, 2).count, 3);
 }

@@ -18,7 +18,7 @@ use super::strategy::{LastConflict, SearchPhase, ValueOrder, ValueSymmetry, Vari
 use crate::bits::is_single;
 use crate::compiled::{Neighbours, VarInfo};
 use crate::constraints::Constraint;
-use crate::domain::DomainView;
+use crate::domain::{DomainView, MAX_BITSET_SPAN};
 use crate::error::ModelError;
 use crate::model::{Model, Objective, Sense, VarId};
 use crate::propagate::{Conflict, Engine};
@@ -1511,7 +1511,14 @@ impl Solver {
         self.propagate_root_within(budget)?;
         // A split on a variable outside the projection would give two parts the same
         // solutions: such a part is left whole.
-        let Some(var) = self.choose().filter(|&v| self.strategy.projects(v)) else {
+        // Nor is one on a variable with more values than a bitset holds: as many parts,
+        // each a root propagation, and listing a wide range value by value could outlast
+        // the search and its limits.
+        let Some(var) = self
+            .choose()
+            .filter(|&v| self.strategy.projects(v))
+            .filter(|&v| u64::from(self.engine.store.size(v)) <= MAX_BITSET_SPAN)
+        else {
             return Ok(None);
         };
         // The split lists values: a split order lists them in its direction.
