@@ -272,13 +272,14 @@ const VARIABLE_ORDERS: [VariableOrder; 9] = [
     VariableOrder::Largest,
     VariableOrder::Occurrence,
 ];
-const VALUE_ORDERS: [ValueOrder; 6] = [
+const VALUE_ORDERS: [ValueOrder; 7] = [
     ValueOrder::Ascending,
     ValueOrder::Descending,
     ValueOrder::MiddleOut,
     ValueOrder::Median,
     ValueOrder::SplitLower,
     ValueOrder::SplitUpper,
+    ValueOrder::Random,
 ];
 
 /// A search plan over `vars`: phase `k` takes the variables whose entry of `phase_of` is

@@ -674,3 +674,39 @@ fn a_reified_sliding_sum_over_unbounded_partial_sums_lists_every_solution() {
         expected
     );
 }
+
+#[test]
+fn indomain_random_draws_from_the_seed_of_r() {
+    let text = b"var 1..9: x :: output_var;\nvar 1..9: y :: output_var;\n\
+                 var 1..9: z :: output_var;\nconstraint fzn_all_different_int([x, y, z]);\n\
+                 solve :: int_search([x, y, z], input_order, indomain_random, complete) \
+                 satisfy;\n";
+    let first = |seed: &str| {
+        let out = run_with_stdin(&["fzn", "-", "-r", seed], text);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).is_empty(),
+            "a warning: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let firsts: std::collections::BTreeSet<String> =
+        (1..=8).map(|seed| first(&seed.to_string())).collect();
+    assert!(firsts.len() > 1, "one first solution for eight seeds");
+    assert_eq!(first("3"), first("3"));
+    let all = |seed: &str| {
+        let out = run_with_stdin(&["fzn", "-", "-a", "-r", seed], text);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(text.ends_with("==========\n"));
+        let mut blocks: Vec<String> = text
+            .split("----------\n")
+            .filter(|b| b.contains("x = "))
+            .map(str::to_owned)
+            .collect();
+        blocks.sort();
+        blocks
+    };
+    let listed = all("1");
+    assert_eq!(listed.len(), 9 * 8 * 7);
+    assert_eq!(all("2"), listed);
+}

@@ -147,6 +147,7 @@ fn value_order(name: &str, warnings: &mut Vec<String>) -> ValueOrder {
         "indomain_middle" => ValueOrder::MiddleOut,
         "indomain_split" => ValueOrder::SplitLower,
         "indomain_reverse_split" => ValueOrder::SplitUpper,
+        "indomain_random" => ValueOrder::Random,
         "indomain_interval" => {
             warnings.push(format!(
                 "value choice '{name}' is taken as indomain_split (bitcsp halves domains, \

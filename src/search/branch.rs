@@ -505,7 +505,11 @@ pub(crate) fn select_value(store: &Store, info: &VarInfo, var: usize, rule: Valu
     let base = i64::from(store.layout(var).base);
     let bit = match rule {
         ValueRule::Random(random) => return random_value(store, var, random),
-        ValueRule::Ordered(ValueOrder::Ascending) => lowest_bit_from(store.words(var), 0),
+        // The random order draws as `ValueRule::Random`; as an order (the parallel split
+        // lists values in it) it lists them ascending.
+        ValueRule::Ordered(ValueOrder::Ascending | ValueOrder::Random) => {
+            lowest_bit_from(store.words(var), 0)
+        }
         ValueRule::Ordered(ValueOrder::Descending) => {
             highest_bit_upto(store.words(var), usize::MAX)
         }
@@ -543,7 +547,9 @@ fn wide_value(store: &Store, info: &VarInfo, var: usize, rule: ValueRule) -> i64
         ValueRule::Ordered(ValueOrder::SplitLower | ValueOrder::SplitUpper) => {
             return split_point(store, var);
         }
-        ValueRule::Ordered(ValueOrder::Ascending | ValueOrder::Median) => false,
+        ValueRule::Ordered(ValueOrder::Ascending | ValueOrder::Median | ValueOrder::Random) => {
+            false
+        }
         ValueRule::Ordered(ValueOrder::Descending) => true,
         ValueRule::Ordered(ValueOrder::MiddleOut) => {
             let mid = i64::from(info.middle[var]);
@@ -561,7 +567,7 @@ fn split_point(store: &Store, var: usize) -> i64 {
 }
 
 /// A value of `var` chosen by `random` (uniform over its values up to the bias of a
-/// remainder). Outlined: only restarted searches come here.
+/// remainder). Outlined: only restarted searches and the random order come here.
 #[inline(never)]
 fn random_value(store: &Store, var: usize, random: u64) -> i64 {
     let base = i64::from(store.layout(var).base);

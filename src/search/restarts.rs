@@ -98,7 +98,7 @@ impl RestartPlan {
     /// from `seed` (see [`Solver::set_random_seed`](crate::Solver::set_random_seed)).
     pub(crate) fn start(restarts: Restarts, seed: u64) -> Self {
         match restarts {
-            Restarts::Never => Self::none(),
+            Restarts::Never => Self::seeded(seed),
             Restarts::Luby { scale } => {
                 let scale = scale.max(1);
                 RestartPlan {
@@ -108,6 +108,14 @@ impl RestartPlan {
                     ..Self::none()
                 }
             }
+        }
+    }
+
+    /// No restarts, with random values (a random value order's) drawn from `seed`.
+    pub(crate) fn seeded(seed: u64) -> Self {
+        RestartPlan {
+            rng: generator_start(seed),
+            ..Self::none()
         }
     }
 

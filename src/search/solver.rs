@@ -452,9 +452,10 @@ impl Solver {
     }
 
     /// Sets the seed of the random values that restarted attempts draw (see
-    /// [`Restarts::Luby`]): the same seed gives the same search, another seed another
-    /// order of values after the first restart, and so maybe another solution. The
-    /// default is 0. Searches that never restart draw no random values.
+    /// [`Restarts::Luby`]) and that [`ValueOrder::Random`] draws: the same seed gives the
+    /// same search, another seed another order of values (after the first restart, or
+    /// from the first decision for the random order), and so maybe another solution. The
+    /// default is 0. Other searches that never restart draw no random values.
     ///
     /// ```
     /// use bitcsp::{Model, Restarts, Solver};
@@ -1098,7 +1099,7 @@ impl Solver {
         self.stack.clear();
         self.phase = Phase::Fresh;
         self.stats = Statistics::default();
-        self.learning.plan = RestartPlan::none();
+        self.learning.plan = RestartPlan::seeded(self.strategy.random_seed);
         self.learning.refuted.clear();
         self.learning.nogoods.clear();
         self.learning.bound = None;
@@ -1197,10 +1198,12 @@ impl Solver {
             if self.stats.nodes % 1024 == 0 {
                 self.publish_progress();
             }
-            let rule = if self.learning.plan.shuffles() && !self.strategy.solution_guided {
+            let order = self.value_order_of(var);
+            let shuffled = self.learning.plan.shuffles() && !self.strategy.solution_guided;
+            let rule = if shuffled || order == ValueOrder::Random {
                 ValueRule::Random(self.learning.plan.next_random())
             } else {
-                ValueRule::Ordered(self.value_order_of(var))
+                ValueRule::Ordered(order)
             };
             let mut value = select_value(&self.engine.store, &self.info, var, rule);
             let kind = decision_of(rule);
@@ -1523,7 +1526,7 @@ impl Solver {
         };
         // The split lists values: a split order lists them in its direction.
         let value_order = match self.value_order_of(var) {
-            ValueOrder::SplitLower => ValueOrder::Ascending,
+            ValueOrder::SplitLower | ValueOrder::Random => ValueOrder::Ascending,
             ValueOrder::SplitUpper => ValueOrder::Descending,
             order => order,
         };
@@ -1777,7 +1780,7 @@ impl Solver {
         let splits = self.strategy.value_order.splits()
             || self.strategy.phases.iter().any(|p| p.value_order.splits());
         if splits {
-            RestartPlan::none()
+            RestartPlan::seeded(self.strategy.random_seed)
         } else {
             RestartPlan::start(self.strategy.restarts, self.strategy.random_seed)
         }

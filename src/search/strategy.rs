@@ -92,6 +92,13 @@ pub enum ValueOrder {
     SplitLower,
     /// As [`SplitLower`](Self::SplitLower), the upper half first: `x > m`, then `x ≤ m`.
     SplitUpper,
+    /// A value drawn at random among the variable's current values (a bound of a wide
+    /// domain), from the solver's seed ([`Solver::set_random_seed`](crate::Solver::set_random_seed)):
+    /// the same seed gives the same search. A parallel search draws within each of its
+    /// subproblems from the same seed, so its answers are the same for any number of
+    /// threads, though not always the one-thread search's (MiniZinc's
+    /// `indomain_random`).
+    Random,
 }
 
 impl ValueOrder {
