@@ -22,14 +22,17 @@ macro_rules! library_file {
 }
 
 /// The library of globals kept native, as `(file name, text)`.
-const LIBRARY: [(&str, &str); 11] = [
+const LIBRARY: [(&str, &str); 14] = [
+    library_file!("bitcsp_successor.mzn"),
     library_file!("fzn_all_different_int.mzn"),
     library_file!("fzn_among.mzn"),
     library_file!("fzn_circuit.mzn"),
+    library_file!("fzn_circuit_reif.mzn"),
     library_file!("fzn_count_eq.mzn"),
     library_file!("fzn_cumulative.mzn"),
     library_file!("fzn_global_cardinality.mzn"),
     library_file!("fzn_global_cardinality_low_up.mzn"),
+    library_file!("fzn_subcircuit_reif.mzn"),
     library_file!("fzn_table_bool.mzn"),
     library_file!("fzn_table_int.mzn"),
     library_file!("fzn_value_precede_int_reif.mzn"),
