@@ -476,11 +476,22 @@ impl Builder {
     ) -> Result<Value, FznError> {
         if let Some(e) = value {
             let v = self.value(e)?;
-            return match (array, v) {
-                (None, Value::Int(i)) => Ok(Value::Var(self.constant(i)?)),
-                (None, Value::Bool(b)) => Ok(Value::Var(self.constant(i64::from(b))?)),
-                (_, v) => Ok(v),
+            let v = match (array, v) {
+                (None, Value::Int(i)) => Value::Var(self.constant(i)?),
+                (None, Value::Bool(b)) => Value::Var(self.constant(i64::from(b))?),
+                (_, v) => v,
             };
+            // `var 1..1: y = x` and `array [..] of var 0..5: ys = [..]` declare a domain
+            // for what they name: it constrains those variables.
+            match &v {
+                Value::Array(items) => {
+                    for item in items {
+                        self.keep_within(item, ty)?;
+                    }
+                }
+                single => self.keep_within(single, ty)?,
+            }
+            return Ok(v);
         }
         if array.is_some() {
             return Err(self.err("an array of variables needs its elements"));
@@ -512,6 +523,33 @@ impl Builder {
         }
         .map_err(|e| self.model_err(e))?;
         Ok(Value::Var(var))
+    }
+
+    /// Requires `v` to lie in the declared type `ty` when its domain does not already:
+    /// bounds for a range, the values for a set.
+    fn keep_within(&mut self, v: &Value, ty: &Type) -> Result<(), FznError> {
+        let allowed = match ty {
+            Type::Range(lo, hi) => Value::Range(*lo, *hi),
+            Type::Set(values) => Value::Set(values.clone()),
+            _ => return Ok(()),
+        };
+        let var = match v {
+            Value::Var(x) => *x,
+            Value::Int(i) => self.constant(*i)?,
+            _ => return Ok(()),
+        };
+        let inside = self.model.domain(var).is_some_and(|d| match &allowed {
+            Value::Range(lo, hi) => d
+                .min()
+                .zip(d.max())
+                .is_some_and(|(a, b)| i64::from(a) >= *lo && i64::from(b) <= *hi),
+            Value::Set(values) => !d.is_wide() && d.iter().all(|x| values.contains(&i64::from(x))),
+            _ => false,
+        });
+        if inside {
+            return Ok(());
+        }
+        self.constraint("set_in", &[Value::Var(var), allowed])
     }
 
     fn constant(&mut self, value: i64) -> Result<VarId, FznError> {
