@@ -55,6 +55,14 @@ impl Random {
         &items[(self.next() % items.len() as u64) as usize]
     }
 
+    /// `k` numbers in `low..=high`, as a MiniZinc list's inside.
+    fn constants(&mut self, k: usize, low: i64, high: i64) -> String {
+        (0..k)
+            .map(|_| self.range(low, high).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// `k` distinct items of `items` (all of them if there are fewer).
     fn sample(&mut self, items: &[String], k: usize) -> Vec<String> {
         let mut pool = items.to_vec();
@@ -159,12 +167,6 @@ fn global(r: &mut Random, ints: &[String], more: bool) -> String {
         return scheduling_or_packing(r, ints);
     }
     let list = |r: &mut Random, k: usize| r.sample(ints, k).join(", ");
-    let constants = |r: &mut Random, k: usize, low: i64, high: i64| {
-        (0..k)
-            .map(|_| r.range(low, high).to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let n = r.range(2, 3) as usize;
     match r.range(0, 13) {
         0 => format!("lex_lesseq([{}], [{}])", list(r, n), list(r, n)),
@@ -175,19 +177,19 @@ fn global(r: &mut Random, ints: &[String], more: bool) -> String {
             let counts = list(r, 2);
             format!(
                 "global_cardinality([{xs}], [{}], [{counts}])",
-                constants(r, 2, -2, 2)
+                r.constants(2, -2, 2)
             )
         }
         4 => format!("nvalue({}, [{}])", r.pick(ints), list(r, 3)),
         5 => {
-            let set = constants(r, 2, -2, 2);
+            let set = r.constants(2, -2, 2);
             format!("among({}, [{}], {{{set}}})", r.pick(ints), list(r, 3))
         }
         6 => format!("circuit([{}])", list(r, 3)),
         7 => {
             let starts = list(r, 3);
-            let durations = constants(r, 3, 0, 2);
-            let resources = constants(r, 3, 1, 2);
+            let durations = r.constants(3, 0, 2);
+            let resources = r.constants(3, 1, 2);
             format!(
                 "cumulative([{starts}], [{durations}], [{resources}], {})",
                 r.range(1, 3)
@@ -254,37 +256,31 @@ fn boolean(r: &mut Random, ints: &[String], bools: &[String]) -> String {
 /// index-valued globals and counting.
 fn scheduling_or_packing(r: &mut Random, ints: &[String]) -> String {
     let list = |r: &mut Random, k: usize| r.sample(ints, k).join(", ");
-    let constants = |r: &mut Random, k: usize, low: i64, high: i64| {
-        (0..k)
-            .map(|_| r.range(low, high).to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match r.range(0, 13) {
-        0 => format!("disjunctive([{}], [{}])", list(r, 3), constants(r, 3, 0, 2)),
+        0 => format!("disjunctive([{}], [{}])", list(r, 3), r.constants(3, 0, 2)),
         1 => format!(
             "diffn([{}], [{}], [{}], [{}])",
             list(r, 2),
             list(r, 2),
-            constants(r, 2, 0, 2),
-            constants(r, 2, 0, 2)
+            r.constants(2, 0, 2),
+            r.constants(2, 0, 2)
         ),
         2 => format!(
             "bin_packing_load([{}], [{}], [{}])",
             list(r, 2),
             list(r, 3),
-            constants(r, 3, 0, 2)
+            r.constants(3, 0, 2)
         ),
         3 => format!(
             "bin_packing_capa([{}], [{}], [{}])",
-            constants(r, 2, 0, 3),
+            r.constants(2, 0, 3),
             list(r, 3),
-            constants(r, 3, 0, 2)
+            r.constants(3, 0, 2)
         ),
         4 => format!(
             "knapsack([{}], [{}], [{}], {}, {})",
-            constants(r, 2, 0, 2),
-            constants(r, 2, 0, 2),
+            r.constants(2, 0, 2),
+            r.constants(2, 0, 2),
             list(r, 2),
             r.pick(ints),
             r.pick(ints)
@@ -308,7 +304,7 @@ fn scheduling_or_packing(r: &mut Random, ints: &[String]) -> String {
                 "regular([{}], 3, 2, [|{}|], 1, {{{}}})",
                 list(r, 3),
                 rows.join("|"),
-                constants(r, 2, 1, 3)
+                r.constants(2, 1, 3)
             )
         }
         11 => format!(
