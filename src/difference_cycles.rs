@@ -15,7 +15,8 @@
 //! model's size explains (`Engine::propagate`), with the differences its constraints
 //! imply in the current domains: a sum with two open terms of opposite coefficients of one
 //! size (the others at their bounds), a reified sum whose literal is fixed, an equality
-//! with an offset. A cycle found is a conflict of one of its constraints.
+//! with an offset (a reified one once its literal holds). A cycle found is a conflict of
+//! one of its constraints.
 
 /// `x − y ≤ bound`, implied by constraint `source` in the current domains (`x` and `y`
 /// are store indices).

@@ -279,3 +279,21 @@ fn a_job_shop_with_unbounded_start_times_proves_its_optimum() {
         }
     }
 }
+
+/// The same cycle through a reified equality whose literal a clause sets: `b ⇔ x = y + 2`
+/// with `b`, `y < z` and `z + 5 < x`.
+#[test]
+fn a_cycle_through_a_reified_equality_fails_once_its_literal_holds() {
+    let mut model = Model::new();
+    let x = model.new_vars(3, i32::MIN..=i32::MAX).unwrap();
+    let b = model.new_bool().unwrap();
+    model.reify(b.into(), x[0].equals(x[1] + 2)).unwrap();
+    model.clause(&[b.into()]).unwrap();
+    model.require(x[1].less_than(x[2])).unwrap();
+    model.require((x[2] + 5).less_than(x[0])).unwrap();
+    let mut solver = Solver::new(&model);
+    solver.set_time_limit(Some(Duration::from_secs(20)));
+    assert!(matches!(solver.solve(), SolveResult::Unsatisfiable));
+    let runs = solver.stats().propagations;
+    assert!(runs < 1_000_000, "{runs} propagator runs");
+}

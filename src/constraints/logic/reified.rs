@@ -113,4 +113,13 @@ impl Propagator for ReifiedEqual {
             None => settle(d, b, self.kind, self.truth(d)),
         }
     }
+
+    fn differences(&self, d: &Domains<'_>, out: &mut Vec<(VarId, VarId, i64)>) {
+        // Once b holds, x = y + k is two differences, as for the plain equality.
+        let [b, x, y] = self.vars;
+        if d.value(b) == Some(1) {
+            out.push((x, y, self.offset));
+            out.push((y, x, -self.offset));
+        }
+    }
 }
