@@ -714,8 +714,7 @@ fn indomain_random_draws_from_the_seed_of_r() {
 #[test]
 fn the_declared_domain_of_an_alias_constrains_what_it_names() {
     // MiniZinc writes `var 1..1: x0 = X_3` when flattening narrowed x0 below the domain of
-    // the variable it became (minizinc_fuzz, seed 13 --more, model 116): every solution
-    // keeps x0 within 1..1.
+    // the variable it became: every solution keeps x0 within 1..1.
     let solutions = |text: &str| {
         let b = built(text);
         let mut solver = Solver::new(&b.model);

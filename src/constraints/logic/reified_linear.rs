@@ -79,39 +79,39 @@ impl ReifiedLinear {
     /// `difference_cycles`), as constraint `source`: those of the relation or its
     /// negation once `b` is fixed, none while it is open or for a disequality.
     pub(crate) fn differences(&self, store: &Store, source: u32, out: &mut Vec<Difference>) {
-        let c = self.rhs;
         let holds = match store.fixed_value(self.vars[0]) {
             Some(1) => true,
             Some(_) if self.kind == Reification::Full => false,
             _ => return,
         };
-        let (least, most) = match (self.relation, holds) {
-            (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => (c, c),
-            (LinearRelation::AtMost, true) => (-UNBOUNDED, c),
-            (LinearRelation::AtMost, false) => (c + 1, UNBOUNDED),
-            (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => return,
-        };
-        self.sum.differences_within(store, least, most, source, out);
+        if let Some((least, most)) = self.required(holds) {
+            self.sum.differences_within(store, least, most, source, out);
+        }
+    }
+
+    /// The range the sum must lie in for the relation (`holds`) or its negation; `None`
+    /// for `Σ ≠ c`, which removes a value instead.
+    fn required(&self, holds: bool) -> Option<(i128, i128)> {
+        let c = self.rhs;
+        match (self.relation, holds) {
+            (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => Some((c, c)),
+            (LinearRelation::AtMost, true) => Some((-UNBOUNDED, c)),
+            (LinearRelation::AtMost, false) => Some((c + 1, UNBOUNDED)),
+            (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => None,
+        }
     }
 
     /// Enforces the relation (`holds`) or its negation; true when the bounds then entail
     /// it.
     fn enforce(&self, e: &mut Engine, scratch: &mut [u64], holds: bool) -> Result<bool, Conflict> {
-        let c = self.rhs;
-        match (self.relation, holds) {
-            (LinearRelation::Equal, true) | (LinearRelation::NotEqual, false) => {
-                let (lo, hi) = self.sum.narrow(e, scratch, c, c)?;
-                Ok(lo == hi)
+        match self.required(holds) {
+            Some((least, most)) => {
+                // The narrowed sum still reaches the range; it is entailed once it lies
+                // within it.
+                let (lo, hi) = self.sum.narrow(e, scratch, least, most)?;
+                Ok(least <= lo && hi <= most)
             }
-            (LinearRelation::Equal, false) | (LinearRelation::NotEqual, true) => self.exclude(e, c),
-            (LinearRelation::AtMost, true) => {
-                let (_, hi) = self.sum.narrow(e, scratch, -UNBOUNDED, c)?;
-                Ok(hi <= c)
-            }
-            (LinearRelation::AtMost, false) => {
-                let (lo, _) = self.sum.narrow(e, scratch, c + 1, UNBOUNDED)?;
-                Ok(lo > c)
-            }
+            None => self.exclude(e, self.rhs),
         }
     }
 
