@@ -400,3 +400,52 @@ fn large_board_splits_are_counted_by_learning_and_add_up_to_the_engine_count() {
     }
     assert!(counts.iter().any(|&c| c > 3), "{counts:?}");
 }
+
+#[test]
+fn answers_and_messages_read_together_keep_the_input_order() {
+    // Both streams into one file, as `2>&1` does: each bad line's message must follow
+    // its own (empty) answer line and come before the next puzzle's answer, whatever
+    // the batching.
+    let bad = [2, 5, 40, 41, 170, 299];
+    let input: String = (1..=300)
+        .map(|n| {
+            if bad.contains(&n) {
+                "bad\n".to_string()
+            } else {
+                format!("{PUZZLE}\n")
+            }
+        })
+        .collect();
+    let path = temp_file("ordered_streams.txt", input.as_bytes());
+    let combined = common::temp_dir().join("ordered_streams.out");
+    let file = std::fs::File::create(&combined).expect("an output file");
+    let status = common::binary()
+        .args(["sudoku", "solve", "--threads", "2", &path])
+        .stdout(file.try_clone().expect("a second handle"))
+        .stderr(file)
+        .status()
+        .expect("binary runs");
+    assert_eq!(status.code(), Some(1));
+    let text = std::fs::read_to_string(&combined).expect("the combined output");
+    let mut expected = Vec::new();
+    for n in 1..=300 {
+        if bad.contains(&n) {
+            expected.push(String::new());
+            expected.push(format!("{path}:{n}:"));
+        } else {
+            expected.push(SOLUTION.to_string());
+        }
+    }
+    let got: Vec<&str> = text.lines().collect();
+    assert_eq!(got.len(), expected.len(), "{text}");
+    for (k, (line, want)) in got.iter().zip(&expected).enumerate() {
+        if want.ends_with(':') {
+            assert!(
+                line.starts_with(want.as_str()),
+                "line {k}: {line:?}, expected {want}…"
+            );
+        } else {
+            assert_eq!(line, want, "line {k}");
+        }
+    }
+}

@@ -581,6 +581,11 @@ impl Printer {
         };
         self.lost |= result.is_err();
         result?;
+        if !report.messages.is_empty() || (self.stats && report.stats.is_some()) {
+            // The answers so far go out before the message, so that both streams read
+            // together (`2>&1`) keep the input's order.
+            self.flush()?;
+        }
         for m in &report.messages {
             say!("{file}:{}: {m}", line.number);
         }
