@@ -292,6 +292,24 @@ fn the_command_optimises_with_statistics() {
 }
 
 #[test]
+fn the_solutions_statistic_counts_every_improving_solution() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/flatzinc/jobshop_ft06.fzn"
+    );
+    let all = run(&["fzn", path, "-s", "-a"]);
+    let listed = String::from_utf8_lossy(&all.stdout);
+    let printed = listed.matches("----------\n").count() as u64;
+    assert!(printed > 1, "{listed}");
+    assert_eq!(mzn_stat(&listed, "solutions"), printed);
+    // The same search without the listing finds as many.
+    let best = run(&["fzn", path, "-s"]);
+    let text = String::from_utf8_lossy(&best.stdout);
+    assert_eq!(text.matches("----------\n").count(), 1);
+    assert_eq!(mzn_stat(&text, "solutions"), printed);
+}
+
+#[test]
 fn free_optimisations_restart_around_their_best_solution() {
     // ft06 as MiniZinc flattens it has no search annotation: it restarts, and still proves
     // 55. Restart annotations and plans of the model's own decide otherwise.

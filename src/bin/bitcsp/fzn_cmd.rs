@@ -192,10 +192,14 @@ fn optimize(
     let every = settings.all || settings.intermediate;
     let mut printed: Option<i64> = None;
     let mut result = Ok(());
+    // Each improving solution counts, as MiniZinc's `solutions` statistic does; several
+    // threads report their best only.
+    let mut improvements = 0u64;
     let optimum = if settings.threads > 1 {
         solver.optimize_parallel(settings.threads)
     } else {
         solver.optimize_with(|i| {
+            improvements += 1;
             if every {
                 result = result.and_then(|()| print_solution(out, built, i.solution));
                 printed = Some(i.objective);
@@ -226,7 +230,7 @@ fn optimize(
         print_solution(out, built, &solution)?;
     }
     Ok(Answer {
-        found: 1,
+        found: improvements.max(1),
         complete,
         objective: Some(objective),
         bound: Some(bound),
