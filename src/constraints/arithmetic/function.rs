@@ -6,7 +6,7 @@
 
 use smallvec::SmallVec;
 
-use super::{filter_by_image, keep_only, Values};
+use super::{filter_by_image, keep_only, keep_supported, Values};
 use crate::propagator::{Conflict, Domains, Propagator, Strength};
 use crate::var::VarId;
 
@@ -132,16 +132,8 @@ impl Propagator for Binary {
                 }
             }
         }
-        for (i, &a) in xs.iter().enumerate() {
-            if x_ok[i / 64] >> (i % 64) & 1 == 0 {
-                d.remove(x, a)?;
-            }
-        }
-        for (j, &b) in ys.iter().enumerate() {
-            if y_ok[j / 64] >> (j % 64) & 1 == 0 {
-                d.remove(y, b)?;
-            }
-        }
+        keep_supported(d, x, &xs, |i| x_ok[i / 64] >> (i % 64) & 1 == 1)?;
+        keep_supported(d, y, &ys, |j| y_ok[j / 64] >> (j % 64) & 1 == 1)?;
         keep_only(d, z, images)
     }
 }

@@ -42,13 +42,42 @@ fn filter_by_image(
 ) -> Result<(), Conflict> {
     let xs: Values = d.values(x).collect();
     let mut images = Values::new();
-    for a in xs {
-        match f(a) {
-            Some(v) if d.contains(z, v) => images.push(v),
-            _ => d.remove(x, a)?,
+    let mut supported: SmallVec<[bool; 64]> = SmallVec::with_capacity(xs.len());
+    for &a in &xs {
+        let image = f(a).filter(|&v| d.contains(z, v));
+        supported.push(image.is_some());
+        images.extend(image);
+    }
+    keep_supported(d, x, &xs, |i| supported[i])?;
+    keep_only(d, z, images)
+}
+
+/// Keeps of `var`'s values `values` (ascending, all of them) those `supported` by index:
+/// the bounds move to the outermost supported values at once, then the unsupported
+/// values between them go. A wide domain keeps only its bounds, so value by value from
+/// the lowest up its upper bound would move one value a run, and the propagator would
+/// run again for each (see `Domains::remove`).
+fn keep_supported(
+    d: &mut Domains<'_>,
+    var: VarId,
+    values: &[i32],
+    supported: impl Fn(usize) -> bool,
+) -> Result<(), Conflict> {
+    let Some(first) = (0..values.len()).find(|&i| supported(i)) else {
+        return Err(Conflict);
+    };
+    let last = (first..values.len())
+        .rev()
+        .find(|&i| supported(i))
+        .unwrap_or(first);
+    d.set_min(var, values[first])?;
+    d.set_max(var, values[last])?;
+    for (i, &value) in values.iter().enumerate().take(last).skip(first + 1) {
+        if !supported(i) {
+            d.remove(var, value)?;
         }
     }
-    keep_only(d, z, images)
+    Ok(())
 }
 
 /// Removes from `z` every value that is not in `supported`; from a domain of more than
