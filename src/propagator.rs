@@ -306,6 +306,45 @@ impl<'a> Domains<'a> {
         Ok(())
     }
 
+    /// Removes every value of `values` (ascending) from `var`. Unlike [`remove`](Self::remove)
+    /// one value at a time, a run of them at either end of a wide domain takes the bound
+    /// past the whole run: removed from the lowest up only, the upper bound would move by
+    /// one value, and the propagator would run again for each.
+    ///
+    /// ```
+    /// use bitcsp::{Conflict, Domains, Model, Propagator, Solver, VarId};
+    /// // Keeps the multiples of three, value by value, in one run.
+    /// #[derive(Debug)]
+    /// struct Thirds([VarId; 1]);
+    /// impl Propagator for Thirds {
+    ///     fn name(&self) -> &str { "thirds" }
+    ///     fn vars(&self) -> &[VarId] { &self.0 }
+    ///     fn propagate(&self, d: &mut Domains<'_>) -> Result<(), Conflict> {
+    ///         let x = self.0[0];
+    ///         let others: Vec<i32> = d.values(x).filter(|v| v % 3 != 0).collect();
+    ///         d.remove_values(x, &others)
+    ///     }
+    /// }
+    /// let mut model = Model::new();
+    /// let x = model.new_var(1..=2000)?; // wide: it keeps its bounds only
+    /// model.post(Thirds([x]))?;
+    /// let solution = Solver::new(&model).solve().solution().expect("a multiple of three");
+    /// assert_eq!(solution.value(x), 3);
+    /// # Ok::<(), bitcsp::ModelError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// [`Conflict`] when the domain becomes empty.
+    pub fn remove_values(&mut self, var: VarId, values: &[i32]) -> Result<(), Conflict> {
+        for &value in values {
+            self.remove(var, value)?;
+        }
+        for &value in values.iter().rev() {
+            self.remove(var, value)?;
+        }
+        Ok(())
+    }
+
     /// Fixes `var` to `value`.
     ///
     /// # Errors

@@ -1812,3 +1812,61 @@ fn cumulative_fails_an_overloaded_window_at_the_root() {
         .expect("cumulative");
     assert!(Solver::new(&model).propagate().is_err());
 }
+
+/// Keeps the values of `x` that `keep` accepts, all in one call: by `remove_values` or one
+/// `remove` at a time; counts its own runs.
+#[derive(Debug)]
+struct KeepWhere {
+    x: [VarId; 1],
+    keep: fn(i32) -> bool,
+    at_once: bool,
+    runs: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl bitcsp::Propagator for KeepWhere {
+    fn name(&self) -> &str {
+        "keep where"
+    }
+    fn vars(&self) -> &[VarId] {
+        &self.x
+    }
+    fn propagate(&self, d: &mut bitcsp::Domains<'_>) -> Result<(), bitcsp::Conflict> {
+        self.runs.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let x = self.x[0];
+        let gone: Vec<i32> = d.values(x).filter(|&v| !(self.keep)(v)).collect();
+        if self.at_once {
+            d.remove_values(x, &gone)
+        } else {
+            gone.into_iter().try_for_each(|v| d.remove(x, v))
+        }
+    }
+}
+
+#[test]
+fn removing_a_list_of_values_moves_a_wide_domains_bounds_past_both_runs_in_one_run() {
+    // 1..=3000 is wide (its bounds only). Keeping the values from 1000 to 2000 that are
+    // multiples of seven: from the top, one `remove` at a time moves the upper bound by
+    // one value a run; the list moves both bounds at once.
+    let keep = |v: i32| (1000..=2000).contains(&v) && v % 7 == 0;
+    let mut runs_of = Vec::new();
+    for at_once in [true, false] {
+        let mut model = Model::new();
+        let x = model.new_var(1..=3000).expect("a variable");
+        let runs = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        model
+            .post(KeepWhere {
+                x: [x],
+                keep,
+                at_once,
+                runs: std::sync::Arc::clone(&runs),
+            })
+            .expect("posted");
+        let mut solver = Solver::new(&model);
+        assert!(solver.propagate().is_ok());
+        let d = solver.domain(x).expect("a domain");
+        assert_eq!((d.min(), d.max()), (Some(1001), Some(1995)), "at once: {at_once}");
+        runs_of.push(runs.load(std::sync::atomic::Ordering::Relaxed));
+    }
+    assert!(runs_of[0] <= 2, "{runs_of:?}");
+    assert!(runs_of[1] > 100, "{runs_of:?}");
+}

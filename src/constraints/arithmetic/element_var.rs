@@ -51,10 +51,7 @@ fn keep_common(d: &mut Domains<'_>, x: VarId, y: VarId) -> Result<(), Conflict> 
         return Ok(());
     }
     let gone: SmallVec<[i32; 16]> = d.values(x).filter(|&v| !d.contains(y, v)).collect();
-    for v in gone {
-        d.remove(x, v)?;
-    }
-    Ok(())
+    d.remove_values(x, &gone)
 }
 
 impl Propagator for ElementVar {
@@ -94,9 +91,7 @@ impl Propagator for ElementVar {
                 .values(i)
                 .filter(|&k| !meet(d, xs[k as usize], z))
                 .collect();
-            for k in dead {
-                d.remove(i, k)?;
-            }
+            d.remove_values(i, &dead)?;
         }
         if let Some(k) = d.value(i) {
             let x = xs[k as usize];
@@ -139,9 +134,6 @@ impl ElementVar {
             .values(z)
             .filter(|&v| !indices.iter().any(|&k| d.contains(xs[k], v)))
             .collect();
-        for v in unsupported {
-            d.remove(z, v)?;
-        }
-        Ok(())
+        d.remove_values(z, &unsupported)
     }
 }

@@ -80,8 +80,5 @@ fn keep_matched(d: &mut Domains<'_>, x: VarId, y: VarId, k: i64) -> Result<(), C
         .values(x)
         .filter(|&a| !shifted(a, k).is_some_and(|c| d.contains(y, c)))
         .collect();
-    for a in unmatched {
-        d.remove(x, a)?;
-    }
-    Ok(())
+    d.remove_values(x, &unmatched)
 }

@@ -97,8 +97,5 @@ fn keep_only(d: &mut Domains<'_>, z: VarId, mut supported: Values) -> Result<(),
         .values(z)
         .filter(|v| supported.binary_search(v).is_err())
         .collect();
-    for v in unsupported {
-        d.remove(z, v)?;
-    }
-    Ok(())
+    d.remove_values(z, &unsupported)
 }

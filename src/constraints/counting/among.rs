@@ -97,9 +97,7 @@ impl Propagator for Among {
             let (p, s) = self.standing(d, x);
             if p && !s {
                 if leave {
-                    for &v in &self.set {
-                        d.remove(x, v)?;
-                    }
+                    d.remove_values(x, &self.set)?;
                 } else {
                     self.keep_set_values(d, x)?;
                 }
@@ -124,9 +122,6 @@ impl Among {
         }
         let outside: smallvec::SmallVec<[i32; 16]> =
             d.values(x).filter(|&v| !self.in_set(v)).collect();
-        for v in outside {
-            d.remove(x, v)?;
-        }
-        Ok(())
+        d.remove_values(x, &outside)
     }
 }
