@@ -339,8 +339,16 @@ impl<'a> Domains<'a> {
         for &value in values {
             self.remove(var, value)?;
         }
+        // The run at the top, from the top down: below it, a value is gone already or
+        // inside a wide domain, where it cannot go.
         for &value in values.iter().rev() {
-            self.remove(var, value)?;
+            let max = self.max(var);
+            if value < max {
+                break;
+            }
+            if value == max {
+                self.remove(var, value)?;
+            }
         }
         Ok(())
     }

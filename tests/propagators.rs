@@ -1864,7 +1864,11 @@ fn removing_a_list_of_values_moves_a_wide_domains_bounds_past_both_runs_in_one_r
         let mut solver = Solver::new(&model);
         assert!(solver.propagate().is_ok());
         let d = solver.domain(x).expect("a domain");
-        assert_eq!((d.min(), d.max()), (Some(1001), Some(1995)), "at once: {at_once}");
+        assert_eq!(
+            (d.min(), d.max()),
+            (Some(1001), Some(1995)),
+            "at once: {at_once}"
+        );
         runs_of.push(runs.load(std::sync::atomic::Ordering::Relaxed));
     }
     assert!(runs_of[0] <= 2, "{runs_of:?}");

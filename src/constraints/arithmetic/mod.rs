@@ -52,32 +52,20 @@ fn filter_by_image(
     keep_only(d, z, images)
 }
 
-/// Keeps of `var`'s values `values` (ascending, all of them) those `supported` by index:
-/// the bounds move to the outermost supported values at once, then the unsupported
-/// values between them go. A wide domain keeps only its bounds, so value by value from
-/// the lowest up its upper bound would move one value a run, and the propagator would
-/// run again for each (see `Domains::remove`).
+/// Keeps of `var`'s values `values` (ascending, all of them) those `supported` by index,
+/// through [`Domains::remove_values`], which moves a wide domain's bounds past the
+/// unsupported values at both ends in one run.
 fn keep_supported(
     d: &mut Domains<'_>,
     var: VarId,
     values: &[i32],
     supported: impl Fn(usize) -> bool,
 ) -> Result<(), Conflict> {
-    let Some(first) = (0..values.len()).find(|&i| supported(i)) else {
-        return Err(Conflict);
-    };
-    let last = (first..values.len())
-        .rev()
-        .find(|&i| supported(i))
-        .unwrap_or(first);
-    d.set_min(var, values[first])?;
-    d.set_max(var, values[last])?;
-    for (i, &value) in values.iter().enumerate().take(last).skip(first + 1) {
-        if !supported(i) {
-            d.remove(var, value)?;
-        }
-    }
-    Ok(())
+    let unsupported: Values = (0..values.len())
+        .filter(|&i| !supported(i))
+        .map(|i| values[i])
+        .collect();
+    d.remove_values(var, &unsupported)
 }
 
 /// Removes from `z` every value that is not in `supported`; from a domain of more than
