@@ -260,3 +260,26 @@ fn a_variable_of_a_hundred_million_values_is_not_split_value_by_value() {
     solver.set_time_limit(Some(std::time::Duration::from_secs(20)));
     assert_eq!(solver.count_parallel(None, 2).count, 3);
 }
+
+#[test]
+fn parallel_optimisation_statistics_cover_the_optimisation_and_the_canonical_pass() {
+    // The answer comes from a second search (the first solution in split order with the
+    // objective fixed at the optimum); the statistics must count the first one too, so
+    // they exceed those of the second search alone.
+    let mut model = Model::new();
+    let x = model.new_vars(7, 0..=9).unwrap();
+    model.all_different(&x).unwrap();
+    let total = model.minimize_sum(&x, &[7, 6, 5, 4, 3, 2, 1]).unwrap();
+    let mut solver = Solver::new(&model);
+    let best = solver.optimize_parallel(2).best().map(|b| b.1);
+    let optimum = i32::try_from(best.expect("an optimum")).unwrap();
+    let both = solver.stats();
+    let mut canonical = Solver::new(&model);
+    canonical.assume(&[(total, optimum)]).unwrap();
+    assert!(canonical.solve_parallel(2).solution().is_some());
+    let alone = canonical.stats();
+    assert!(
+        both.nodes > alone.nodes && both.propagations > alone.propagations,
+        "{both:?} against {alone:?}"
+    );
+}

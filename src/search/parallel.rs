@@ -184,7 +184,8 @@ impl Solver {
     /// the solution returned with it: once the optimum is proved, the answer is the first
     /// solution in split order (as [`solve_parallel`](Solver::solve_parallel) finds it) of
     /// the model with the objective fixed to the optimum. A stopped search reports the
-    /// best solution found, which may depend on the timing.
+    /// best solution found, which may depend on the timing. The statistics cover both
+    /// searches.
     ///
     /// ```
     /// use bitcsp::{Model, Optimum, Solver};
@@ -278,13 +279,16 @@ impl Solver {
                 reason,
             };
         }
-        // The canonical optimal solution: the first in split order at the optimum.
+        // The canonical optimal solution: the first in split order at the optimum. Its
+        // search starts the statistics afresh; the optimisation's are added back after.
+        let optimised = self.stats();
         let assumed = self.assumptions().to_vec();
         let mut fixed = assumed.clone();
         fixed.push((objective.var.index() as u32, value));
         self.set_assumptions(fixed);
         let canonical = self.solve_parallel(threads);
         self.set_assumptions(assumed);
+        self.absorb_earlier(&optimised);
         match canonical {
             SolveResult::Solution(solution) => Optimum::Optimal {
                 solution,

@@ -1488,6 +1488,14 @@ impl Solver {
         self.stats.max_depth = self.stats.max_depth.max(other.max_depth);
     }
 
+    /// Adds the statistics of an earlier search of the same call, its time included.
+    pub(super) fn absorb_earlier(&mut self, earlier: &Statistics) {
+        self.absorb(earlier);
+        self.stats.restarts += earlier.restarts;
+        self.stats.nogoods += earlier.nogoods;
+        self.stats.elapsed += earlier.elapsed;
+    }
+
     /// Resets the statistics before a split search.
     pub(super) fn begin_split(&mut self) {
         self.stats = Statistics::default();
