@@ -6,7 +6,7 @@
 
 use smallvec::SmallVec;
 
-use super::{filter_by_image, keep_only, keep_supported, Values};
+use super::{filter_by_image, keep_only, Values};
 use crate::propagator::{Conflict, Domains, Propagator, Strength};
 use crate::var::VarId;
 
@@ -87,6 +87,15 @@ impl Binary {
     }
 }
 
+/// The values of `values` whose bit in `supported` is clear.
+fn unsupported(values: &[i32], supported: &[u64]) -> Values {
+    let clear = |i: usize| supported[i / 64] >> (i % 64) & 1 == 0;
+    (0..values.len())
+        .filter(|&i| clear(i))
+        .map(|i| values[i])
+        .collect()
+}
+
 /// `f(a, b)` when it is defined and an `i32`.
 fn apply2(f: fn(i64, i64) -> Option<i64>, a: i32, b: i32) -> Option<i32> {
     f(i64::from(a), i64::from(b)).and_then(|v| i32::try_from(v).ok())
@@ -132,8 +141,8 @@ impl Propagator for Binary {
                 }
             }
         }
-        keep_supported(d, x, &xs, |i| x_ok[i / 64] >> (i % 64) & 1 == 1)?;
-        keep_supported(d, y, &ys, |j| y_ok[j / 64] >> (j % 64) & 1 == 1)?;
+        d.remove_values(x, &unsupported(&xs, &x_ok))?;
+        d.remove_values(y, &unsupported(&ys, &y_ok))?;
         keep_only(d, z, images)
     }
 }

@@ -40,32 +40,16 @@ fn filter_by_image(
     z: VarId,
     f: impl Fn(i32) -> Option<i32>,
 ) -> Result<(), Conflict> {
-    let xs: Values = d.values(x).collect();
     let mut images = Values::new();
-    let mut supported: SmallVec<[bool; 64]> = SmallVec::with_capacity(xs.len());
-    for &a in &xs {
-        let image = f(a).filter(|&v| d.contains(z, v));
-        supported.push(image.is_some());
-        images.extend(image);
+    let mut unsupported = Values::new();
+    for a in d.values(x) {
+        match f(a).filter(|&v| d.contains(z, v)) {
+            Some(v) => images.push(v),
+            None => unsupported.push(a),
+        }
     }
-    keep_supported(d, x, &xs, |i| supported[i])?;
+    d.remove_values(x, &unsupported)?;
     keep_only(d, z, images)
-}
-
-/// Keeps of `var`'s values `values` (ascending, all of them) those `supported` by index,
-/// through [`Domains::remove_values`], which moves a wide domain's bounds past the
-/// unsupported values at both ends in one run.
-fn keep_supported(
-    d: &mut Domains<'_>,
-    var: VarId,
-    values: &[i32],
-    supported: impl Fn(usize) -> bool,
-) -> Result<(), Conflict> {
-    let unsupported: Values = (0..values.len())
-        .filter(|&i| !supported(i))
-        .map(|i| values[i])
-        .collect();
-    d.remove_values(var, &unsupported)
 }
 
 /// Removes from `z` every value that is not in `supported`; from a domain of more than
